@@ -1,0 +1,231 @@
+import { WwsError } from "./errors";
+import { eventHub, type EventHub } from "./events/hub";
+import type { StreamListener, Unsubscribe } from "./events/types";
+import { acquirePool, type PoolLease } from "./http/pools";
+import { Requester, type CallSpec } from "./http/requester";
+import { resolveCallOptions, resolveClientOptions, type CallOptions, type ClientOptions, type ResolvedClientOptions } from "./options";
+import {
+  ActivityList,
+  AskList,
+  CreateResponse,
+  FleetHosts,
+  Pulse,
+  RestartResponse,
+  SecretList,
+  Template,
+  TemplateList,
+  TenantSpec,
+  WorkloadStatus,
+  type ActivityRow,
+  type CreateBody,
+  type TemplateCreate,
+  type WorkloadType,
+} from "./schemas";
+
+const enc = encodeURIComponent;
+
+/**
+ * Typed client of one workspace of the Workspace Workload Service.
+ *
+ * Every method takes `options?: {signal, timeoutMs}` last. Failures are `WwsError` subclasses
+ * (see `errors.ts`). Calls that are safe to repeat are retried with full-jitter exponential
+ * backoff, honouring `Retry-After`, within `retry.maxAttempts` and `retry.maxElapsedMs`.
+ * Clients of the same origin share one keep-alive connection pool; `close()` gives it back.
+ */
+export class WorkspaceClient {
+  readonly #apiKey: string;
+  readonly #requester: Requester;
+  readonly #lease: PoolLease;
+  readonly #hub: EventHub;
+  #closed = false;
+  /** The validated options, without the API key. */
+  readonly options: ResolvedClientOptions;
+
+  constructor(options: ClientOptions) {
+    this.options = resolveClientOptions(options);
+    this.#apiKey = options.apiKey;
+    this.#hub = options.eventHub ?? eventHub;
+    this.#lease = acquirePool(this.options.origin, "requests");
+    this.#requester = new Requester(this.options, options.apiKey, this.#lease.pool);
+  }
+
+  get workspace(): string {
+    return this.options.workspace;
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /**
+   * `POST /v1/tenants/{name}/workloads/{type}`: creates the workload `body.id`, or updates it to
+   * `body`. Answers once accepted (202); reconciliation follows (see `waitForWorkload`).
+   *
+   * Retried like a GET: the call is an upsert keyed by `body.id`, so sending the same body twice
+   * asks for the same desired state twice, and the second answer is the same as the first
+   * (at worst one more generation for the same spec).
+   */
+  upsertWorkload(type: WorkloadType, body: CreateBody, options?: CallOptions): Promise<CreateResponse> {
+    const id = (body as { id?: unknown } | null)?.id;
+    return this.call(
+      {
+        method: "POST",
+        path: `/v1/tenants/${enc(this.workspace)}/workloads/${enc(type)}`,
+        body,
+        schema: CreateResponse,
+        policy: "idempotent",
+        operation: `upsert ${type} ${typeof id === "string" ? id : "(no id)"} in workspace ${this.workspace}`,
+      },
+      options,
+    );
+  }
+
+  /** `GET …/workloads/{id}/status`. Throws `NotFoundError` when there is no such workload. */
+  getStatus(id: string, options?: CallOptions): Promise<WorkloadStatus> {
+    return this.call(
+      { method: "GET", path: `${this.workloadPath(id)}/status`, schema: WorkloadStatus, policy: "idempotent", operation: `get status of workload ${id} in workspace ${this.workspace}` },
+      options,
+    );
+  }
+
+  /**
+   * `POST …/workloads/{id}/restart`. Not idempotent (each call restarts once more), so it is
+   * retried only when the request provably never reached the service (connection refused).
+   */
+  restartWorkload(id: string, options?: CallOptions): Promise<RestartResponse> {
+    return this.call(
+      { method: "POST", path: `${this.workloadPath(id)}/restart`, schema: RestartResponse, policy: "unsent-only", operation: `restart workload ${id} in workspace ${this.workspace}` },
+      options,
+    );
+  }
+
+  /** `DELETE …/workloads/{id}` (202): deletion starts. Throws `NotFoundError` when there is no such workload. */
+  async deleteWorkload(id: string, options?: CallOptions): Promise<void> {
+    await this.call({ method: "DELETE", path: this.workloadPath(id), policy: "idempotent", operation: `delete workload ${id} in workspace ${this.workspace}` }, options);
+  }
+
+  /** `GET …/spec`: the workspace's desired state. */
+  getSpec(options?: CallOptions): Promise<TenantSpec> {
+    return this.call({ method: "GET", path: `${this.tenantPath()}/spec`, schema: TenantSpec, policy: "idempotent", operation: `get the spec of workspace ${this.workspace}` }, options);
+  }
+
+  /**
+   * `POST …/templates` (201). Not idempotent: the service generates the id, so a repeat would
+   * save a second template. Retried only when the request provably never reached the service.
+   */
+  createTemplate(body: TemplateCreate, options?: CallOptions): Promise<Template> {
+    return this.call(
+      { method: "POST", path: `${this.tenantPath()}/templates`, body, schema: Template, policy: "unsent-only", operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}` },
+      options,
+    );
+  }
+
+  async listTemplates(options?: CallOptions): Promise<Template[]> {
+    const list = await this.call(
+      { method: "GET", path: `${this.tenantPath()}/templates`, schema: TemplateList, policy: "idempotent", operation: `list templates of workspace ${this.workspace}` },
+      options,
+    );
+    return list.templates;
+  }
+
+  /** Throws `NotFoundError` when there is no such template. */
+  getTemplate(id: string, options?: CallOptions): Promise<Template> {
+    return this.call(
+      { method: "GET", path: `${this.tenantPath()}/templates/${enc(id)}`, schema: Template, policy: "idempotent", operation: `get template ${id} in workspace ${this.workspace}` },
+      options,
+    );
+  }
+
+  /** Throws `NotFoundError` when there is no such template. */
+  async deleteTemplate(id: string, options?: CallOptions): Promise<void> {
+    await this.call({ method: "DELETE", path: `${this.tenantPath()}/templates/${enc(id)}`, policy: "idempotent", operation: `delete template ${id} in workspace ${this.workspace}` }, options);
+  }
+
+  /** `GET …/pulse`: the snapshot to load before opening the stream. */
+  getPulse(options?: CallOptions): Promise<Pulse> {
+    return this.call({ method: "GET", path: `${this.tenantPath()}/pulse`, schema: Pulse, policy: "idempotent", operation: `get the pulse of workspace ${this.workspace}` }, options);
+  }
+
+  /** `GET …/activity`: audit rows; with `after`, the rows after that id (oldest first). */
+  async listActivity(params: { after?: string | number; limit?: number } = {}, options?: CallOptions): Promise<ActivityRow[]> {
+    const list = await this.call(
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/activity`,
+        query: { after: params.after, limit: params.limit },
+        schema: ActivityList,
+        policy: "idempotent",
+        operation: `list activity of workspace ${this.workspace}`,
+      },
+      options,
+    );
+    return list.rows;
+  }
+
+  async listAsks(options?: CallOptions): Promise<unknown[]> {
+    const list = await this.call({ method: "GET", path: `${this.tenantPath()}/asks`, schema: AskList, policy: "idempotent", operation: `list asks of workspace ${this.workspace}` }, options);
+    return list.asks;
+  }
+
+  /** Paths and update times of the stored secrets; never their values. */
+  async listSecrets(options?: CallOptions): Promise<SecretList["secrets"]> {
+    const list = await this.call(
+      { method: "GET", path: `${this.tenantPath()}/secrets`, schema: SecretList, policy: "idempotent", operation: `list secrets of workspace ${this.workspace}` },
+      options,
+    );
+    return list.secrets;
+  }
+
+  /** `GET /v1/fleet/hosts`: regions, hosts and their live capacity. */
+  getFleetHosts(options?: CallOptions): Promise<FleetHosts> {
+    return this.call({ method: "GET", path: "/v1/fleet/hosts", schema: FleetHosts, policy: "idempotent", operation: "get the fleet's hosts" }, options);
+  }
+
+  /**
+   * Listens to the workspace's event stream through the hub: one connection per (base URL,
+   * workspace, key) in the process, shared by every listener. Returns the unsubscribe function.
+   */
+  subscribe(listener: StreamListener): Unsubscribe {
+    this.assertOpen("subscribe to events");
+    return this.#hub.subscribe(
+      {
+        baseUrl: this.options.baseUrl,
+        workspace: this.workspace,
+        apiKey: this.#apiKey,
+        options: this.options.stream,
+        userAgent: this.options.userAgent,
+        clock: this.options.clock,
+        random: this.options.random,
+      },
+      listener,
+    );
+  }
+
+  /** Gives back the shared connection pool (closed with its last client). Subscriptions live on until unsubscribed. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#lease.release();
+  }
+
+  private call<T>(spec: CallSpec<T>, options: CallOptions | undefined): Promise<T> {
+    try {
+      this.assertOpen(spec.operation);
+      return this.#requester.call(spec, resolveCallOptions(options, this.options));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private assertOpen(operation: string): void {
+    if (this.#closed) throw new WwsError("client_closed", `${operation} failed: the client is closed. Create a new WorkspaceClient.`);
+  }
+
+  private tenantPath(): string {
+    return `/v1/tenants/${enc(this.workspace)}`;
+  }
+
+  private workloadPath(id: string): string {
+    return `${this.tenantPath()}/workloads/${enc(id)}`;
+  }
+}

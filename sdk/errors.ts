@@ -1,0 +1,283 @@
+import { ErrorBody, describeDetails, type ErrorDetail, type WorkloadStatus } from "./schemas";
+import { parseRetryAfter } from "./http/retry-after";
+import { redact } from "./redact";
+
+/**
+ * Every failure the SDK reports. Each class is one failure a caller can act on and has a stable
+ * `code`. Messages say what failed and what to do about it.
+ *
+ * Invariant: nothing here ever holds a request header or a request body. The API key and the
+ * credentials a caller sends cannot end up in a message or a property; service-provided text is
+ * passed through `redact` as a second line of defence.
+ */
+export class WwsError extends Error {
+  /** Attempts made when a retried call gave up; set by the request loop (absent otherwise). */
+  declare attempts?: number;
+
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** An option of a constructor or a call is invalid; `option` names it. */
+export class InvalidOptionError extends WwsError {
+  constructor(
+    readonly option: string,
+    readonly problem: string,
+  ) {
+    super("invalid_option", `invalid option ${option}: ${problem}`);
+  }
+}
+
+/** No HTTP answer: connection refused or reset, DNS failure, TLS failure. */
+export class ConnectionError extends WwsError {
+  constructor(
+    operation: string,
+    /** True when the request provably never reached the server (connect refused, DNS failure). */
+    readonly beforeSend: boolean,
+    cause: unknown,
+  ) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const what = beforeSend ? "could not reach the service" : "the connection failed before an answer";
+    super("connection_failed", `${operation} failed: ${what} (${why}). Check the base URL, the network and that the service is running.`, { cause });
+  }
+}
+
+/** One attempt took longer than its `timeoutMs`. */
+export class RequestTimeoutError extends WwsError {
+  constructor(
+    operation: string,
+    readonly timeoutMs: number,
+  ) {
+    super("request_timeout", `${operation} timed out after ${timeoutMs} ms. Raise timeoutMs or check the service's health.`);
+  }
+}
+
+/** The caller's `AbortSignal` fired. */
+export class AbortedError extends WwsError {
+  constructor(operation: string, cause?: unknown) {
+    super("aborted", `${operation} was aborted by the caller`, { cause });
+  }
+}
+
+/** The service answered 2xx with a body that does not match the schema. */
+export class ResponseValidationError extends WwsError {
+  constructor(
+    operation: string,
+    readonly status: number,
+    readonly requestId: string | undefined,
+    readonly issues: ReadonlyArray<ErrorDetail>,
+  ) {
+    super(
+      "invalid_response",
+      `${operation} failed: the service answered ${status} with a body this client cannot read (${describeDetails(issues)})` +
+        `${requestId ? ` [request ${requestId}]` : ""}. The service and the SDK disagree on the contract: upgrade the SDK or report the request id.`,
+    );
+  }
+}
+
+export interface HttpErrorInit {
+  operation: string;
+  workspace?: string;
+  status: number;
+  code: string;
+  serviceMessage: string;
+  requestId?: string;
+  details?: ErrorDetail[];
+  retryAfterMs?: number;
+}
+
+/** The service answered with an error status. */
+export class HttpError extends WwsError {
+  readonly status: number;
+  readonly requestId: string | undefined;
+  /** The message of the service's error body. */
+  readonly serviceMessage: string;
+  /** Per-field details of the service's error body. */
+  readonly details: ReadonlyArray<ErrorDetail>;
+
+  constructor(init: HttpErrorInit, hint = "") {
+    const details = init.details ?? [];
+    const detailText = details.length > 0 ? ` (${describeDetails(details)})` : "";
+    const rid = init.requestId ? ` [request ${init.requestId}]` : "";
+    super(init.code, `${init.operation} failed: HTTP ${init.status} ${init.code}: ${init.serviceMessage}${detailText}${rid}.${hint ? ` ${hint}` : ""}`);
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.serviceMessage = init.serviceMessage;
+    this.details = details;
+  }
+}
+
+const ws = (init: HttpErrorInit): string => (init.workspace ? `workspace ${init.workspace}` : "the workspace");
+const seconds = (ms: number | undefined): string => (ms === undefined ? "a moment" : `${Math.ceil(ms / 1000)} s`);
+
+/** 400: the request body or a parameter is invalid; `details` names each field. */
+export class ValidationError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, "Fix the fields named above and send the request again.");
+  }
+}
+
+/** 401: the API key is missing, unknown or revoked. */
+export class UnauthorizedError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, `Check the API key of ${ws(init)}: it is missing, mistyped or revoked.`);
+  }
+}
+
+/** 403: the API key is valid but belongs to another workspace. */
+export class ForbiddenError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, `The API key belongs to another workspace: use a key minted for ${ws(init)}.`);
+  }
+}
+
+/** 404: no such workload, template or workspace. */
+export class NotFoundError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, `Check the id and that it exists in ${ws(init)}.`);
+  }
+}
+
+/** 409: the request conflicts with the current state (an id of another type, changed storage credentials, …). */
+export class ConflictError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, "Resolve the conflict the service names, then send the request again.");
+  }
+}
+
+/** 413: the body is too large (a template config is at most 64 KB serialized). */
+export class PayloadTooLargeError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, "Make the body smaller: a template config may be at most 64 KB serialized.");
+  }
+}
+
+/** 429: the service limits the request rate; `retryAfterMs` comes from `Retry-After`. */
+export class RateLimitedError extends HttpError {
+  readonly retryAfterMs: number | undefined;
+  constructor(init: HttpErrorInit) {
+    super(init, `The service is rate limiting ${ws(init)}: slow down and retry after ${seconds(init.retryAfterMs)}.`);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 503: the service is temporarily unavailable; `retryAfterMs` comes from `Retry-After`. */
+export class UnavailableError extends HttpError {
+  readonly retryAfterMs: number | undefined;
+  constructor(init: HttpErrorInit) {
+    super(init, `The service is temporarily unavailable: retry after ${seconds(init.retryAfterMs)}.`);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** Any other 5xx: the service failed. */
+export class ServerError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(init, "The service failed: try again, and report the request id if it persists.");
+  }
+}
+
+/** The stream was refused with 401 or 403; it does not reconnect (waiters fall back to polling). */
+export class StreamAuthError extends WwsError {
+  readonly status: number;
+  readonly requestId: string | undefined;
+  constructor(cause: HttpError) {
+    super("stream_unauthorized", `event stream refused: ${cause.message}`, { cause });
+    this.status = cause.status;
+    this.requestId = cause.requestId;
+  }
+}
+
+/** The readiness wait ran out of time; `lastStatus` is the last `/status` record seen, if any. */
+export class ReadinessTimeoutError extends WwsError {
+  constructor(
+    message: string,
+    readonly workloadId: string,
+    readonly timeoutMs: number,
+    readonly lastStatus: WorkloadStatus | undefined,
+  ) {
+    super("readiness_timeout", message);
+  }
+}
+
+/** The workload reached phase `Failed`; `serviceMessage` is the status record's message. */
+export class WorkloadFailedError extends WwsError {
+  readonly serviceMessage: string | undefined;
+  constructor(
+    readonly workloadId: string,
+    readonly status: WorkloadStatus,
+  ) {
+    const what = status.type ? `${status.type} ${workloadId}` : `workload ${workloadId}`;
+    super(
+      "workload_failed",
+      `${what} failed: ${status.message ?? "the service gave no message"}. Fix the cause the service names (see the workload's activity), then apply again.`,
+    );
+    this.serviceMessage = status.message;
+  }
+}
+
+type HttpErrorClass = new (init: HttpErrorInit) => HttpError;
+
+/** The class and default code of each status; `ServerError`/`HttpError` cover the rest. */
+const BY_STATUS: Readonly<Record<number, readonly [HttpErrorClass, string]>> = Object.freeze({
+  400: [ValidationError, "validation_failed"],
+  401: [UnauthorizedError, "unauthorized"],
+  403: [ForbiddenError, "forbidden"],
+  404: [NotFoundError, "not_found"],
+  409: [ConflictError, "conflict"],
+  413: [PayloadTooLargeError, "payload_too_large"],
+  429: [RateLimitedError, "rate_limited"],
+  503: [UnavailableError, "unavailable"],
+});
+
+export interface ErrorResponse {
+  status: number;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body: parsed JSON, or the raw text when it is not JSON. */
+  body: unknown;
+}
+
+export interface ErrorContext {
+  /** What was being done, for the message: `get status of workload web in workspace demo`. */
+  operation: string;
+  workspace?: string;
+  /** Strings that must never appear in an error (the API key, credentials of the request body). */
+  secrets?: readonly string[];
+  /** Epoch ms, for `Retry-After` given as an HTTP date. */
+  now?: number;
+}
+
+function header(headers: ErrorResponse["headers"], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The only place an HTTP status becomes an error class. */
+export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpError {
+  const secrets = ctx.secrets ?? [];
+  const parsed = ErrorBody.safeParse(res.body);
+  const [Class, defaultCode] = BY_STATUS[res.status] ?? [res.status >= 500 ? ServerError : HttpError, res.status >= 500 ? "internal" : `http_${res.status}`];
+  const retryAfter = header(res.headers, "retry-after");
+  const init: HttpErrorInit = {
+    operation: ctx.operation,
+    workspace: ctx.workspace,
+    status: res.status,
+    code: parsed.success ? parsed.data.error.code : defaultCode,
+    serviceMessage: redact(parsed.success ? parsed.data.error.message : "no error body", secrets),
+    requestId: header(res.headers, "x-request-id"),
+    details: parsed.success ? parsed.data.error.details?.map((d) => ({ path: d.path, message: redact(d.message, secrets) })) : undefined,
+    retryAfterMs: retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, ctx.now ?? Date.now()),
+  };
+  return new Class(init);
+}
+
+/** The `Retry-After` of a rate-limited or unavailable answer, in ms. */
+export function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof RateLimitedError || error instanceof UnavailableError ? error.retryAfterMs : undefined;
+}

@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import { systemClock, type Clock } from "../clock";
+import { InvalidOptionError } from "../errors";
+import { SDK_VERSION } from "../version";
+import { EventStream, resolveStreamOptions, type StreamOptions } from "./stream";
+import type { StreamListener, StreamState, Unsubscribe } from "./types";
+
+/** What identifies a stream: one connection per (base URL, workspace, API key) per hub. */
+export interface StreamConnectionSpec {
+  baseUrl: string;
+  workspace: string;
+  apiKey: string;
+  /** Used by the first subscriber that opens the connection; later subscribers share it as it is. */
+  options?: StreamOptions;
+  userAgent?: string;
+  clock?: Clock;
+  random?: () => number;
+}
+
+/** The part of a connection the hub drives; `EventStream` in production, a fake in tests. */
+export interface HubStream {
+  readonly currentState: StreamState;
+  start(): void;
+  close(): void;
+}
+
+export type StreamFactory = (spec: StreamConnectionSpec, sink: Required<StreamListener>) => HubStream;
+
+interface Entry {
+  stream: HubStream;
+  listeners: Set<StreamListener>;
+}
+
+const defaultFactory: StreamFactory = (spec, sink) => {
+  const url = new URL(spec.baseUrl);
+  return new EventStream({
+    baseUrl: url.origin + url.pathname.replace(/\/+$/, ""),
+    workspace: spec.workspace,
+    apiKey: spec.apiKey,
+    userAgent: spec.userAgent ?? `pulumi-wws-sdk/${SDK_VERSION}`,
+    options: resolveStreamOptions(spec.options),
+    clock: spec.clock ?? systemClock,
+    random: spec.random ?? Math.random,
+    sink,
+  });
+};
+
+/** Runs a listener callback; one listener throwing must not starve the others or kill the stream. */
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // The listener's own bug; the stream and the other listeners carry on.
+  }
+}
+
+/**
+ * Shares event streams: one connection per (base URL, workspace, API key hash), fanned out to
+ * every listener, reference-counted and closed when the last listener leaves. A connection that
+ * stopped for good (401/403) is forgotten, so the next subscriber tries afresh.
+ */
+export class EventHub {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly factory: StreamFactory = defaultFactory) {}
+
+  /** Connections currently held. */
+  get connectionCount(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Adds `listener` to the workspace's shared stream, opening it if needed. `listener.onState` is
+   * called at once with the current state. Returns the function that removes the listener.
+   */
+  subscribe(conn: StreamConnectionSpec, listener: StreamListener): Unsubscribe {
+    const key = connectionKey(conn);
+    let entry = this.entries.get(key);
+    let created = false;
+    if (!entry) {
+      const listeners = new Set<StreamListener>();
+      const sink: Required<StreamListener> = {
+        onEvent: (event) => listeners.forEach((l) => safely(() => l.onEvent?.(event))),
+        onError: (error) => listeners.forEach((l) => safely(() => l.onError?.(error))),
+        onState: (state) => {
+          if (state === "closed" && this.entries.get(key) === entry) this.entries.delete(key);
+          listeners.forEach((l) => safely(() => l.onState?.(state)));
+        },
+      };
+      entry = { stream: this.factory(conn, sink), listeners };
+      this.entries.set(key, entry);
+      created = true;
+    }
+    const held = entry;
+    held.listeners.add(listener);
+    safely(() => listener.onState?.(held.stream.currentState));
+    if (created) held.stream.start();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      held.listeners.delete(listener);
+      if (held.listeners.size > 0) return;
+      if (this.entries.get(key) === held) this.entries.delete(key);
+      held.stream.close();
+    };
+  }
+}
+
+/** The key never holds the API key itself, only a hash of it. */
+function connectionKey(conn: StreamConnectionSpec): string {
+  let url: URL;
+  try {
+    url = new URL(conn.baseUrl);
+  } catch {
+    throw new InvalidOptionError("baseUrl", "must be an absolute URL such as http://127.0.0.1:8787");
+  }
+  if (typeof conn.apiKey !== "string" || conn.apiKey === "") throw new InvalidOptionError("apiKey", "must be a non-empty string");
+  const keyHash = createHash("sha256").update(conn.apiKey).digest("hex");
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}\n${conn.workspace}\n${keyHash}`;
+}
+
+/** The process-wide hub every `WorkspaceClient` uses unless given another. */
+export const eventHub = new EventHub();

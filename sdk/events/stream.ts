@@ -1,0 +1,224 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { sleep, type Clock } from "../clock";
+import { ConnectionError, HttpError, ResponseValidationError, StreamAuthError, WwsError, errorFromResponse, retryAfterOf } from "../errors";
+import { isBeforeSend } from "../http/attempt";
+import { acquirePool, type PoolLease } from "../http/pools";
+import { checkInteger, definedOnly } from "../validate";
+import { backoffDelay } from "../retry";
+import { decodeEvent } from "./decode";
+import type { StreamListener, StreamState } from "./types";
+import { Watchdog } from "./watchdog";
+
+/** Options of a workspace's event stream. Every field is optional; see `DEFAULT_STREAM_OPTIONS`. */
+export interface StreamOptions {
+  /** The service's heartbeat interval. No byte (event or comment) for 2.5× this: the connection is dropped and reopened. @default 20000 (20 s) */
+  heartbeatMs?: number;
+  /** Backoff before the first reconnect after a failure; doubles per failure, with full jitter. @default 250 (ms) */
+  reconnectInitialDelayMs?: number;
+  /** Cap of the reconnect backoff (a `Retry-After` may ask for more). @default 10000 (10 s) */
+  reconnectMaxDelayMs?: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: Readonly<Required<StreamOptions>> = Object.freeze({
+  heartbeatMs: 20 * 1000, // 20 s
+  reconnectInitialDelayMs: 250, // 250 ms
+  reconnectMaxDelayMs: 10 * 1000, // 10 s
+});
+
+/** The watchdog allows this many heartbeat intervals of silence: one late heartbeat is not a dead stream. */
+export const WATCHDOG_FACTOR = 2.5;
+
+export function resolveStreamOptions(options: StreamOptions = {}): Readonly<Required<StreamOptions>> {
+  const o = { ...DEFAULT_STREAM_OPTIONS, ...definedOnly(options) };
+  checkInteger("stream.heartbeatMs", o.heartbeatMs, 1, 24 * 60 * 60 * 1000);
+  checkInteger("stream.reconnectInitialDelayMs", o.reconnectInitialDelayMs, 0, 60 * 60 * 1000);
+  checkInteger("stream.reconnectMaxDelayMs", o.reconnectMaxDelayMs, o.reconnectInitialDelayMs, 60 * 60 * 1000);
+  return Object.freeze(o);
+}
+
+export interface EventStreamInit {
+  /** Origin plus path prefix, no trailing slash. */
+  baseUrl: string;
+  workspace: string;
+  apiKey: string;
+  userAgent: string;
+  options: Readonly<Required<StreamOptions>>;
+  clock: Clock;
+  random: () => number;
+  /** Receives every event, state change and error of this connection. */
+  sink: StreamListener;
+}
+
+/** How one connection ended. */
+type Outcome =
+  | { kind: "ended"; wasOpen: boolean } // the server closed it (lifetime cap)
+  | { kind: "retry"; wasOpen: boolean; error: WwsError } // dropped, refused with 429/5xx, silent too long
+  | { kind: "fatal"; error: WwsError } // 401/403 or another final refusal
+  | { kind: "closed" }; // we closed it
+
+function isEventStream(contentType: string | string[] | undefined): boolean {
+  const v = Array.isArray(contentType) ? contentType[0] : contentType;
+  return typeof v === "string" && v.toLowerCase().startsWith("text/event-stream");
+}
+
+/**
+ * One workspace's event stream over undici, reconnecting until closed.
+ *
+ * States: down → open → down → … → closed. Inputs: connect result, bytes, end of body, errors,
+ * watchdog expiry, `close()`. `Last-Event-ID` is the id of the last event seen and is sent on
+ * every reconnect, so the service replays what was missed (or answers `resync`).
+ * Reconnect: at once after a clean end (the server's lifetime cap); after a failure with
+ * full-jitter backoff, at least the `Retry-After` asked for; never after 401/403 or another final 4xx.
+ *
+ * Not the `EventSource` class: it hides comments (the heartbeat watchdog needs them) and treats
+ * 502/503 as fatal.
+ */
+export class EventStream {
+  readonly #apiKey: string;
+  private state: StreamState = "down";
+  private lastId: string | undefined;
+  private readonly stopper = new AbortController();
+  private readonly lease: PoolLease;
+  private readonly operation: string;
+  private readonly path: string;
+
+  constructor(private readonly init: EventStreamInit) {
+    this.#apiKey = init.apiKey;
+    const url = new URL(init.baseUrl);
+    this.lease = acquirePool(url.origin, "streams");
+    this.path = `${url.pathname.replace(/\/+$/, "")}/v1/tenants/${encodeURIComponent(init.workspace)}/events/stream`;
+    this.operation = `event stream of workspace ${init.workspace}`;
+  }
+
+  get currentState(): StreamState {
+    return this.state;
+  }
+
+  get lastEventId(): string | undefined {
+    return this.lastId;
+  }
+
+  start(): void {
+    void this.run();
+  }
+
+  close(): void {
+    if (this.stopper.signal.aborted) return;
+    this.stopper.abort();
+    this.setState("closed");
+    this.lease.release();
+  }
+
+  private setState(state: StreamState): void {
+    if (this.state === state || this.state === "closed") return;
+    this.state = state;
+    this.init.sink.onState?.(state);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopper.signal.aborted) {
+      const outcome = await this.connectOnce();
+      if (outcome.kind === "closed" || this.stopper.signal.aborted) return;
+      if (outcome.kind === "fatal") {
+        this.init.sink.onError?.(outcome.error);
+        this.close();
+        return;
+      }
+      this.setState("down");
+      if (outcome.wasOpen) failures = 0;
+      let delayMs = 0;
+      if (outcome.kind === "retry") {
+        this.init.sink.onError?.(outcome.error);
+        failures++;
+        const { reconnectInitialDelayMs: initial, reconnectMaxDelayMs: max } = this.init.options;
+        delayMs = retryAfterOf(outcome.error) ?? backoffDelay(failures, initial, max, this.init.random);
+      }
+      await sleep(delayMs, this.init.clock, this.stopper.signal).catch(() => undefined);
+    }
+  }
+
+  private headers(): Record<string, string> {
+    const h: Record<string, string> = {
+      accept: "text/event-stream",
+      "cache-control": "no-cache",
+      "user-agent": this.init.userAgent,
+      "x-api-key": this.#apiKey,
+    };
+    if (this.lastId !== undefined) h["last-event-id"] = this.lastId;
+    return h;
+  }
+
+  private async connectOnce(): Promise<Outcome> {
+    const { clock, options } = this.init;
+    const controller = new AbortController();
+    const stop = (): void => controller.abort();
+    this.stopper.signal.addEventListener("abort", stop, { once: true });
+    // Armed before the request: it also bounds a connect or a response head that never comes.
+    const watchdog = new Watchdog(clock, Math.round(options.heartbeatMs * WATCHDOG_FACTOR), stop);
+    let wasOpen = false;
+    try {
+      const res = await this.lease.pool.request({
+        method: "GET",
+        path: this.path,
+        headers: this.headers(),
+        signal: controller.signal,
+        // The watchdog is the only timeout: a quiet stream is normal between heartbeats.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      watchdog.touch();
+      if (res.statusCode !== 200 || !isEventStream(res.headers["content-type"])) {
+        const text = await res.body.text().catch(() => "");
+        return this.refused(res.statusCode, res.headers, text);
+      }
+      const parser = createParser({ onEvent: (msg) => this.dispatch(msg) });
+      const decoder = new TextDecoder();
+      wasOpen = true;
+      this.setState("open");
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        watchdog.touch();
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
+      return { kind: "ended", wasOpen };
+    } catch (err) {
+      if (this.stopper.signal.aborted) return { kind: "closed" };
+      if (watchdog.fired) {
+        const silent = new Error(`no event or heartbeat for ${Math.round(options.heartbeatMs * WATCHDOG_FACTOR)} ms`);
+        return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, false, silent) };
+      }
+      return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, !wasOpen && isBeforeSend(err), err) };
+    } finally {
+      watchdog.stop();
+      this.stopper.signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /** A non-stream answer: 401/403 and other final 4xx stop the stream; 408, 429 and 5xx are retried. */
+  private refused(status: number, headers: Record<string, string | string[] | undefined>, text: string): Outcome {
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: errorFromResponse reports "no error body"
+    }
+    if (status === 200) {
+      const error = new ResponseValidationError(this.operation, status, undefined, [{ path: "content-type", message: "expected text/event-stream" }]);
+      return { kind: "retry", wasOpen: false, error };
+    }
+    const error: HttpError = errorFromResponse(
+      { status, headers, body },
+      { operation: this.operation, workspace: this.init.workspace, secrets: [this.#apiKey], now: this.init.clock.now() },
+    );
+    if (status === 401 || status === 403) return { kind: "fatal", error: new StreamAuthError(error) };
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) return { kind: "fatal", error };
+    return { kind: "retry", wasOpen: false, error };
+  }
+
+  private dispatch(msg: EventSourceMessage): void {
+    if (msg.id !== undefined) this.lastId = msg.id;
+    const decoded = decodeEvent(msg);
+    if (decoded.kind === "event") this.init.sink.onEvent?.(decoded.event);
+    else if (decoded.kind === "invalid") this.init.sink.onError?.(new ResponseValidationError(this.operation, 200, undefined, decoded.issues));
+  }
+}

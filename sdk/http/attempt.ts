@@ -1,0 +1,85 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Pool } from "undici";
+import type { Clock } from "../clock";
+import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
+
+export interface AttemptSpec {
+  pool: Pool;
+  method: string;
+  /** Path and query, already encoded. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  /** The caller's signal. */
+  signal?: AbortSignal;
+  /** For messages: `get status of workload web in workspace demo`. */
+  operation: string;
+  clock: Clock;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** Failures of the connect phase: the request was never written, so nothing reached the service. */
+const BEFORE_SEND_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+export function isBeforeSend(err: unknown): boolean {
+  const code = errorCode(err);
+  if (code !== undefined && BEFORE_SEND_CODES.has(code)) return true;
+  // Happy-eyeballs connects report every address tried in an AggregateError.
+  if (err instanceof AggregateError && err.errors.length > 0) return err.errors.every(isBeforeSend);
+  return false;
+}
+
+/**
+ * One HTTP exchange, body read in full. Resolves with any status; rejects only with
+ * `AbortedError` (caller's signal), `RequestTimeoutError` (this attempt's timeout) or
+ * `ConnectionError` (no answer). The timeout covers headers and body alike.
+ */
+export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
+  const { signal, clock } = spec;
+  if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = clock.setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, spec.timeoutMs);
+  const onAbort = (): void => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const res = await spec.pool.request({
+      method: spec.method as "GET",
+      path: spec.path,
+      headers: spec.headers,
+      body: spec.body,
+      signal: controller.signal,
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text };
+  } catch (err) {
+    if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
+    if (timedOut) throw new RequestTimeoutError(spec.operation, spec.timeoutMs);
+    throw new ConnectionError(spec.operation, isBeforeSend(err), err);
+  } finally {
+    clock.clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,115 @@
+import type { Pool } from "undici";
+import type { z } from "zod";
+import { sleep } from "../clock";
+import { AbortedError, ResponseValidationError, WwsError, errorFromResponse } from "../errors";
+import type { ResolvedClientOptions } from "../options";
+import { collectSecrets } from "../redact";
+import { shouldRetry, type RetryPolicy } from "../retry";
+import { issuesToDetails } from "../schemas";
+import { sendOnce, type RawResponse } from "./attempt";
+
+export interface CallSpec<T> {
+  method: "GET" | "POST" | "DELETE";
+  /** Path under the base URL, path parameters already encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Schema of a 2xx body; without one the body is ignored. */
+  schema?: z.ZodType<T>;
+  policy: RetryPolicy;
+  operation: string;
+}
+
+export interface CallContext {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function headerOf(res: RawResponse, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Sends calls with retries. The API key lives in a private field: it is put into the request
+ * headers and nowhere else.
+ */
+export class Requester {
+  readonly #apiKey: string;
+
+  constructor(
+    private readonly options: ResolvedClientOptions,
+    apiKey: string,
+    private readonly pool: Pool,
+  ) {
+    this.#apiKey = apiKey;
+  }
+
+  async call<T>(spec: CallSpec<T>, ctx: CallContext): Promise<T> {
+    const { clock, retry, random } = this.options;
+    const started = clock.now();
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const secrets = [this.#apiKey, ...collectSecrets(spec.body)];
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": this.options.userAgent,
+      "x-api-key": this.#apiKey,
+    };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const path = this.options.basePath + spec.path + queryString(spec.query);
+    for (let attempt = 1; ; attempt++) {
+      let error: WwsError;
+      try {
+        const res = await sendOnce({ pool: this.pool, method: spec.method, path, headers, body, timeoutMs: ctx.timeoutMs, signal: ctx.signal, operation: spec.operation, clock });
+        if (res.status >= 200 && res.status < 300) return this.parse(spec, res);
+        const parsed = parseJson(res.text);
+        error = errorFromResponse(
+          { status: res.status, headers: res.headers, body: parsed.ok ? parsed.value : res.text },
+          { operation: spec.operation, workspace: this.options.workspace, secrets, now: clock.now() },
+        );
+      } catch (err) {
+        if (!(err instanceof WwsError)) throw err;
+        error = err;
+      }
+      const decision = shouldRetry({ error, policy: spec.policy, attempt, elapsedMs: clock.now() - started, options: retry, random });
+      if (!decision.retry) {
+        if (attempt > 1) {
+          error.attempts = attempt;
+          error.message += ` (gave up after ${attempt} attempts in ${((clock.now() - started) / 1000).toFixed(1)} s)`;
+        }
+        throw error;
+      }
+      try {
+        await sleep(decision.delayMs, clock, ctx.signal);
+      } catch (reason) {
+        throw new AbortedError(spec.operation, reason);
+      }
+    }
+  }
+
+  private parse<T>(spec: CallSpec<T>, res: RawResponse): T {
+    if (spec.schema === undefined) return undefined as T;
+    const requestId = headerOf(res, "x-request-id");
+    const json = parseJson(res.text);
+    if (!json.ok) throw new ResponseValidationError(spec.operation, res.status, requestId, [{ path: "", message: "the body is not JSON" }]);
+    const parsed = spec.schema.safeParse(json.value);
+    if (!parsed.success) throw new ResponseValidationError(spec.operation, res.status, requestId, issuesToDetails(parsed.error));
+    return parsed.data;
+  }
+}
+
+function queryString(query: CallSpec<unknown>["query"]): string {
+  if (query === undefined) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s === "" ? "" : `?${s}`;
+}

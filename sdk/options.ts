@@ -1,0 +1,123 @@
+import { systemClock, type Clock } from "./clock";
+import { InvalidOptionError } from "./errors";
+import { DEFAULT_RETRY, type RetryOptions } from "./retry";
+import { DNS_LABEL, DNS_LABEL_RULE } from "./schemas";
+import { SDK_VERSION } from "./version";
+import type { EventHub } from "./events/hub";
+import { resolveStreamOptions, type StreamOptions } from "./events/stream";
+import { checkInteger, definedOnly } from "./validate";
+
+/** Options of `new WorkspaceClient(…)`. `baseUrl`, `workspace` and `apiKey` are required. */
+export interface ClientOptions {
+  /** `http(s)://host[:port][/prefix]` of the service; paths `/v1/…` are appended. */
+  baseUrl: string;
+  /** The workspace (tenant) name: a DNS label. */
+  workspace: string;
+  /** The workspace's API key, sent as `x-api-key`. Never logged, never in an error. */
+  apiKey: string;
+  /** Timeout of one HTTP attempt. @default 30000 (30 s) */
+  timeoutMs?: number;
+  /** Retry bounds; see `DEFAULT_RETRY`. */
+  retry?: RetryOptions;
+  /** @default "pulumi-wws-sdk/<version>" */
+  userAgent?: string;
+  /** Event stream settings (heartbeat watchdog, reconnect backoff); see `DEFAULT_STREAM_OPTIONS`. */
+  stream?: StreamOptions;
+  /** Hub whose shared streams `subscribe` uses. @default the process-wide `eventHub` */
+  eventHub?: EventHub;
+  /** @default the system clock */
+  clock?: Clock;
+  /** Source of retry jitter in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+/** Per-call options, accepted as the last argument of every client method. */
+export interface CallOptions {
+  /** Aborts the call (and its retries); the call rejects with `AbortedError`. */
+  signal?: AbortSignal;
+  /** Timeout of each HTTP attempt of this call. @default the client's `timeoutMs` */
+  timeoutMs?: number;
+}
+
+export interface ResolvedClientOptions {
+  readonly baseUrl: string;
+  /** `scheme://host:port`: the key of the shared connection pool. */
+  readonly origin: string;
+  /** Path prefix of `baseUrl` without trailing slash ("" for none). */
+  readonly basePath: string;
+  readonly workspace: string;
+  readonly timeoutMs: number;
+  readonly retry: Readonly<Required<RetryOptions>>;
+  readonly userAgent: string;
+  readonly stream: Readonly<Required<StreamOptions>>;
+  readonly clock: Clock;
+  readonly random: () => number;
+}
+
+export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
+  timeoutMs: 30 * 1000, // 30 s
+  retry: DEFAULT_RETRY,
+  userAgent: `pulumi-wws-sdk/${SDK_VERSION}`,
+  clock: systemClock,
+  random: Math.random,
+});
+
+function checkBaseUrl(baseUrl: unknown): URL {
+  if (typeof baseUrl !== "string") throw new InvalidOptionError("baseUrl", "must be a string such as http://127.0.0.1:8787");
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InvalidOptionError("baseUrl", "must be an absolute URL such as http://127.0.0.1:8787");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidOptionError("baseUrl", "must use http or https");
+  // Credentials in a URL end up in logs; the key has its own option. The URL is not echoed.
+  if (url.username !== "" || url.password !== "") throw new InvalidOptionError("baseUrl", "must not contain credentials; pass the API key as apiKey");
+  if (url.search !== "" || url.hash !== "") throw new InvalidOptionError("baseUrl", "must not have a query or fragment");
+  return url;
+}
+
+/** Merges the options over the defaults once and rejects invalid ones. The API key is checked, not kept. */
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  if (typeof options !== "object" || options === null) throw new InvalidOptionError("options", "must be an object");
+  const url = checkBaseUrl(options.baseUrl);
+  if (typeof options.workspace !== "string" || !DNS_LABEL.test(options.workspace)) {
+    throw new InvalidOptionError("workspace", DNS_LABEL_RULE);
+  }
+  // Printable ASCII without spaces: anything else cannot travel in a header. The value is never quoted.
+  if (typeof options.apiKey !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(options.apiKey)) {
+    throw new InvalidOptionError("apiKey", "must be a non-empty string of printable ASCII characters without spaces");
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_OPTIONS.timeoutMs;
+  checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
+  const retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
+  checkInteger("retry.maxAttempts", retry.maxAttempts, 1, 100);
+  checkInteger("retry.initialDelayMs", retry.initialDelayMs, 0, 60 * 60 * 1000);
+  checkInteger("retry.maxDelayMs", retry.maxDelayMs, retry.initialDelayMs, 60 * 60 * 1000);
+  checkInteger("retry.maxElapsedMs", retry.maxElapsedMs, 0, 24 * 60 * 60 * 1000);
+  const userAgent = options.userAgent ?? DEFAULT_CLIENT_OPTIONS.userAgent;
+  if (typeof userAgent !== "string" || !/^[\x20-\x7e]{1,512}$/.test(userAgent)) {
+    throw new InvalidOptionError("userAgent", "must be 1-512 printable ASCII characters");
+  }
+  const basePath = url.pathname.replace(/\/+$/, "");
+  return Object.freeze({
+    baseUrl: url.origin + basePath,
+    origin: url.origin,
+    basePath,
+    workspace: options.workspace,
+    timeoutMs,
+    retry: Object.freeze(retry),
+    userAgent,
+    stream: resolveStreamOptions(options.stream),
+    clock: options.clock ?? DEFAULT_CLIENT_OPTIONS.clock,
+    random: options.random ?? DEFAULT_CLIENT_OPTIONS.random,
+  });
+}
+
+/** Validates per-call options; returns the effective timeout. */
+export function resolveCallOptions(call: CallOptions | undefined, defaults: ResolvedClientOptions): { signal?: AbortSignal; timeoutMs: number } {
+  const timeoutMs = call?.timeoutMs ?? defaults.timeoutMs;
+  checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
+  if (call?.signal !== undefined && !(call.signal instanceof AbortSignal)) throw new InvalidOptionError("signal", "must be an AbortSignal");
+  return { signal: call?.signal, timeoutMs };
+}

@@ -1,0 +1,88 @@
+import { AbortedError, ConnectionError, HttpError, RequestTimeoutError, retryAfterOf, type WwsError } from "./errors";
+
+/** Retry bounds of a client. Every field is optional; see `DEFAULT_RETRY`. */
+export interface RetryOptions {
+  /** Attempts in all, the first included; 1 disables retries. @default 4 */
+  maxAttempts?: number;
+  /** Backoff before the second attempt; doubles per attempt, with full jitter. @default 200 (ms) */
+  initialDelayMs?: number;
+  /** Cap of one backoff (not of a `Retry-After` the service asks for). @default 5000 (5 s) */
+  maxDelayMs?: number;
+  /** No retry starts later than this after the first attempt began. @default 30000 (30 s) */
+  maxElapsedMs?: number;
+}
+
+export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
+  maxAttempts: 4,
+  initialDelayMs: 200, // 200 ms
+  maxDelayMs: 5 * 1000, // 5 s
+  maxElapsedMs: 30 * 1000, // 30 s
+});
+
+/**
+ * How safe a call is to send twice:
+ * - `idempotent`: repeating it leaves the same state (GET, DELETE, the workload upsert);
+ * - `unsent-only`: repeating it could act twice (restart, template create); retried only when the
+ *   request provably never reached the service.
+ */
+export type RetryPolicy = "idempotent" | "unsent-only";
+
+export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
+
+export interface RetryInput {
+  error: WwsError;
+  policy: RetryPolicy;
+  /** Attempts made so far (1 after the first). */
+  attempt: number;
+  /** Time since the first attempt began. */
+  elapsedMs: number;
+  options: Readonly<Required<RetryOptions>>;
+  random?: () => number;
+}
+
+/** Full-jitter exponential backoff before attempt `attempt + 1`: uniform in [0, min(initial·2^(attempt-1), max)]. */
+export function backoffDelay(attempt: number, initialDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(initialDelayMs * 2 ** Math.max(0, attempt - 1), maxDelayMs);
+  return Math.floor(random() * ceiling);
+}
+
+/** 501 and 505 say the service will never do it; every other 5xx may pass on a second try. */
+function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+}
+
+/** Whether to try a failed call again, and after how long. Pure: no clock, no network. */
+export function shouldRetry(input: RetryInput): RetryDecision {
+  const { error, policy, attempt, elapsedMs, options } = input;
+  const random = input.random ?? Math.random;
+
+  // The caller gave up: never second-guess that.
+  if (error instanceof AbortedError) return { retry: false, reason: "aborted" };
+
+  // Out of attempts.
+  if (attempt >= options.maxAttempts) return { retry: false, reason: "attempts exhausted" };
+
+  const neverSent = error instanceof ConnectionError && error.beforeSend;
+
+  // A call that must not run twice is repeated only when the service cannot have seen it.
+  if (policy === "unsent-only" && !neverSent) return { retry: false, reason: "not safe to repeat once sent" };
+
+  // The same request would fail the same way: 4xx other than 408/429, 501, a body we cannot read.
+  if (error instanceof HttpError && !isTransientStatus(error.status)) return { retry: false, reason: `status ${error.status} is final` };
+  if (!(error instanceof HttpError || error instanceof ConnectionError || error instanceof RequestTimeoutError)) {
+    return { retry: false, reason: `${error.code} is final` };
+  }
+
+  // Retry-After is a floor, not a suggestion; a little jitter on top keeps callers that were
+  // refused together from coming back together.
+  const retryAfterMs = retryAfterOf(error);
+  const delayMs =
+    retryAfterMs !== undefined
+      ? retryAfterMs + Math.floor(random() * options.initialDelayMs)
+      : backoffDelay(attempt, options.initialDelayMs, options.maxDelayMs, random);
+
+  // Waiting that long would overrun the budget: fail now with the real error rather than later.
+  if (elapsedMs + delayMs > options.maxElapsedMs) return { retry: false, reason: "retry budget spent" };
+
+  return { retry: true, delayMs };
+}

@@ -1,0 +1,5 @@
+export { waitForWorkload, DEFAULT_WAIT_TIMING, formatDuration, type WaitOptions, type WaitProgress, type WaitableClient } from "./waiter";
+export { WorkloadCondition, type ConditionOptions, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
+export { StatusObserver, type ObserverInit, type ObserverTiming } from "./observer";
+export { relevanceOf, rowWorthALook, namesTarget, type Relevance } from "./relevance";
+export { SharedStatusReads, type StatusSource } from "./reads";

@@ -1,0 +1,180 @@
+import type { Clock, TimerHandle } from "../clock";
+import type { StreamListener, StreamState, Unsubscribe } from "../events/types";
+import type { ActivityRow, WorkspaceEvent } from "../schemas";
+import type { Observation, WaitGoal } from "./condition";
+import { namesTarget, relevanceOf, rowWorthALook } from "./relevance";
+
+export interface ObserverTiming {
+  /** `stream`: events trigger reads, polls only fill gaps; `poll`: a read every `pollIntervalMs`, no stream. */
+  mode: "stream" | "poll";
+  /** Poll backoff while the stream is down: from `pollMinMs`, doubling, up to `pollMaxMs`. */
+  pollMinMs: number;
+  pollMaxMs: number;
+  /** Poll interval while the stream is open, in case an event never comes. */
+  safetyPollMs: number;
+  /** Poll interval of mode `poll`. */
+  pollIntervalMs: number;
+  /** Events within this window after the first one are taken together: one read per burst. */
+  debounceMs: number;
+}
+
+export interface ObserverInit {
+  id: string;
+  goal: WaitGoal;
+  timing: ObserverTiming;
+  clock: Clock;
+  /** One `GET /status`; resolves `undefined` on 404. */
+  read: () => Promise<Observation>;
+  /** The workspace's event stream; without it the observer only polls. */
+  subscribe?: (listener: StreamListener) => Unsubscribe;
+  onObservation: (observation: Observation) => void;
+  onReadError: (error: unknown) => void;
+}
+
+interface Burst {
+  look: boolean;
+  specChanged: boolean;
+  lastRow: ActivityRow | undefined;
+}
+
+const emptyBurst = (): Burst => ({ look: false, specChanged: false, lastRow: undefined });
+
+/**
+ * Decides when to read `/status` for one workload, and reads it. It never decides readiness.
+ *
+ * Inputs: stream state (`down`/`open`/`closed`), events, poll timers, read results.
+ * Reads happen: once at start (after subscribing, so nothing between the read and the
+ * subscription is missed); when the stream (re)opens (events while it was down may be lost);
+ * after a burst of events worth a look; and by poll timer: backoff `pollMinMs`→`pollMaxMs`
+ * while the stream is down or closed, `safetyPollMs` while it is open, `pollIntervalMs` in mode
+ * `poll`, and the backoff again after a failed read.
+ * Invariant: at most one read in flight; a trigger during a read marks it dirty, and one more
+ * read follows when it completes (its answer may predate the trigger).
+ */
+export class StatusObserver {
+  private streamState: StreamState = "closed";
+  private started = false;
+  private stopped = false;
+  private inFlight = false;
+  private dirty = false;
+  private failures = 0;
+  private downIntervalMs: number;
+  private streamNamesTargets = false;
+  private burst = emptyBurst();
+  private burstTimer: TimerHandle | undefined;
+  private pollTimer: TimerHandle | undefined;
+  private unsubscribe: Unsubscribe | undefined;
+
+  constructor(private readonly init: ObserverInit) {
+    this.downIntervalMs = init.timing.pollMinMs;
+  }
+
+  start(): void {
+    if (this.init.timing.mode === "stream" && this.init.subscribe) {
+      this.unsubscribe = this.init.subscribe({ onState: (s) => this.onState(s), onEvent: (e) => this.onEvent(e) });
+    }
+    this.started = true;
+    this.check();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.clearTimer("burstTimer");
+    this.clearTimer("pollTimer");
+  }
+
+  private onState(state: StreamState): void {
+    const before = this.streamState;
+    this.streamState = state;
+    // The state reported at subscription needs no read: the first read comes right after it.
+    if (!this.started || this.stopped || state === before) return;
+    if (state === "open") {
+      this.burst.look = true;
+      this.armBurst();
+      return;
+    }
+    this.downIntervalMs = this.init.timing.pollMinMs;
+    if (!this.inFlight) this.schedulePoll();
+  }
+
+  private onEvent(event: WorkspaceEvent): void {
+    if (this.stopped) return;
+    if (namesTarget(event)) this.streamNamesTargets = true;
+    const r = relevanceOf(event, this.init.id);
+    if (r.kind === "ignore") return;
+    if (r.kind === "look") this.burst.look = true;
+    if (r.kind === "spec-changed") this.burst.specChanged = true;
+    if (r.kind === "row") this.burst.lastRow = r.row;
+    this.armBurst();
+  }
+
+  private armBurst(): void {
+    if (this.burstTimer !== undefined) return;
+    this.burstTimer = this.init.clock.setTimeout(() => {
+      this.burstTimer = undefined;
+      const b = this.burst;
+      this.burst = emptyBurst();
+      // A stream that names the targets of its rows also sends one for every change of ours, so
+      // `spec-changed` (sent for every upsert in the workspace) would only cost a read per waiter.
+      const specLook = b.specChanged && !this.streamNamesTargets;
+      const rowLook = b.lastRow !== undefined && rowWorthALook(b.lastRow, this.init.goal);
+      if (b.look || specLook || rowLook) this.check();
+    }, this.init.timing.debounceMs);
+  }
+
+  private check(): void {
+    if (this.stopped) return;
+    if (this.inFlight) {
+      this.dirty = true;
+      return;
+    }
+    this.clearTimer("pollTimer");
+    this.inFlight = true;
+    this.init.read().then(
+      (observation) => {
+        this.failures = 0;
+        if (!this.stopped) this.init.onObservation(observation);
+      },
+      (error: unknown) => {
+        this.failures++;
+        if (!this.stopped) this.init.onReadError(error);
+      },
+    ).finally(() => {
+      this.inFlight = false;
+      if (this.stopped) return;
+      if (this.dirty) {
+        this.dirty = false;
+        this.check();
+        return;
+      }
+      this.schedulePoll();
+    });
+  }
+
+  private schedulePoll(): void {
+    this.clearTimer("pollTimer");
+    const t = this.init.timing;
+    let delay: number;
+    let backingOff = false;
+    if (t.mode === "poll") delay = t.pollIntervalMs;
+    else if (this.failures > 0) delay = Math.min(t.pollMinMs * 2 ** (this.failures - 1), t.pollMaxMs);
+    else if (this.streamState === "open") delay = t.safetyPollMs;
+    else {
+      delay = this.downIntervalMs;
+      backingOff = true;
+    }
+    this.pollTimer = this.init.clock.setTimeout(() => {
+      this.pollTimer = undefined;
+      if (backingOff) this.downIntervalMs = Math.min(this.downIntervalMs * 2, t.pollMaxMs);
+      this.check();
+    }, delay);
+  }
+
+  private clearTimer(which: "burstTimer" | "pollTimer"): void {
+    const handle = this[which];
+    if (handle !== undefined) this.init.clock.clearTimeout(handle);
+    this[which] = undefined;
+  }
+}

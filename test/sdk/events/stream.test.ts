@@ -1,0 +1,198 @@
+import { EventStream, StreamAuthError, resolveStreamOptions, systemClock, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import type { FakeServer } from "../fake-server";
+import { frame, openStream, sseServer, type SseConnection } from "./sse-server";
+
+const KEY = "sk-stream-key";
+
+interface Seen {
+  events: WorkspaceEvent[];
+  states: StreamState[];
+  errors: WwsError[];
+}
+
+function until<T>(check: () => T | undefined | false, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = (): void => {
+      const v = check();
+      if (v !== undefined && v !== false) resolve(v);
+      else if (Date.now() > deadline) reject(new Error("condition not met in time"));
+      else setTimeout(tick, 5);
+    };
+    tick();
+  });
+}
+
+describe("EventStream", () => {
+  let server: FakeServer | undefined;
+  let stream: EventStream | undefined;
+  const seen: Seen = { events: [], states: [], errors: [] };
+
+  async function connect(onConnect: (c: SseConnection) => void, options = {}): Promise<FakeServer> {
+    server = await sseServer(onConnect);
+    stream = new EventStream({
+      baseUrl: server.url,
+      workspace: "demo",
+      apiKey: KEY,
+      userAgent: "test",
+      options: resolveStreamOptions({ reconnectInitialDelayMs: 10, reconnectMaxDelayMs: 20, ...options }),
+      clock: systemClock,
+      random: Math.random,
+      sink: {
+        onEvent: (e) => seen.events.push(e),
+        onState: (s) => seen.states.push(s),
+        onError: (e) => seen.errors.push(e),
+      },
+    });
+    stream.start();
+    return server;
+  }
+
+  afterEach(async () => {
+    stream?.close();
+    await server?.close();
+    seen.events = [];
+    seen.states = [];
+    seen.errors = [];
+  });
+
+  it("should parse frames split anywhere, multi-line data, CRLF and comments", async () => {
+    await connect(({ res }) => {
+      openStream(res);
+      const text =
+        ":heartbeat\n\n" +
+        frame(1, "spec-changed", {}) +
+        'id: 2\r\nevent: activity\r\ndata: {"id":"2",\r\ndata: "action":"x"}\r\n\r\n' +
+        ": a comment\n\n" +
+        frame(3, "secret-changed", { path: "workloads/db/credentials" });
+      let i = 0;
+      const drip = (): void => {
+        if (i >= text.length) return;
+        res.write(text.slice(i, i + 7));
+        i += 7;
+        setImmediate(drip);
+      };
+      drip();
+    });
+    await until(() => seen.events.length === 3);
+    expect(seen.events).toEqual([
+      { id: "1", type: "spec-changed", data: {} },
+      { id: "2", type: "activity", data: { id: "2", action: "x" } },
+      { id: "3", type: "secret-changed", data: { path: "workloads/db/credentials" } },
+    ]);
+    expect(stream?.lastEventId).toBe("3");
+    expect(seen.states).toEqual(["open"]);
+  });
+
+  it("should send the key, and Last-Event-ID on every reconnect", async () => {
+    const s = await connect(({ index, res }) => {
+      if (index === 1) return void res.destroy();
+      openStream(res);
+      if (index === 0) res.end(frame(41, "spec-changed", {}) + frame(42, "spec-changed", {}));
+      else res.write(frame(43, "spec-changed", {}));
+    });
+    await until(() => seen.events.length === 3);
+    expect(s.requests.map((r) => r.headers["last-event-id"])).toEqual([undefined, "42", "42"]);
+    expect(s.requests.every((r) => r.headers["x-api-key"] === KEY && r.headers.accept === "text/event-stream")).toBe(true);
+    expect(seen.states).toEqual(["open", "down", "open"]);
+  });
+
+  it("should surface resync as its own event and adopt its id", async () => {
+    await connect(({ res }) => {
+      openStream(res);
+      res.write("id: 99\nevent: resync\ndata: {}\n\n");
+    });
+    await until(() => seen.events.length === 1);
+    expect(seen.events[0]).toEqual({ id: "99", type: "resync", data: {} });
+    expect(stream?.lastEventId).toBe("99");
+  });
+
+  it("should stop for good on 401 and 403 with StreamAuthError", async () => {
+    for (const status of [401, 403]) {
+      const s = await connect(({ res }) => {
+        res.writeHead(status, { "content-type": "application/json", "x-request-id": "req_s" });
+        res.end(JSON.stringify({ error: { code: status === 401 ? "unauthorized" : "forbidden", message: "no" } }));
+      });
+      await until(() => seen.states.includes("closed"));
+      expect(seen.errors).toHaveLength(1);
+      expect(seen.errors[0]).toBeInstanceOf(StreamAuthError);
+      expect(seen.errors[0]).toMatchObject({ status, requestId: "req_s" });
+      await new Promise((r) => setTimeout(r, 60));
+      expect(s.requests).toHaveLength(1);
+      stream?.close();
+      await s.close();
+      seen.errors = [];
+      seen.states = [];
+    }
+    server = undefined;
+  });
+
+  it("should reconnect after 429/503 no sooner than Retry-After", async () => {
+    const s = await connect(({ index, res }) => {
+      if (index < 2) {
+        res.writeHead(index === 0 ? 503 : 429, { "retry-after": "0.2", "content-type": "application/json" });
+        res.end("{}");
+        return;
+      }
+      openStream(res);
+    });
+    await until(() => seen.states.includes("open"));
+    expect(s.requests).toHaveLength(3);
+    expect(s.requests[1].at - s.requests[0].at).toBeGreaterThanOrEqual(190);
+    expect(s.requests[2].at - s.requests[1].at).toBeGreaterThanOrEqual(190);
+    expect(seen.errors.map((e) => e.name)).toEqual(["UnavailableError", "RateLimitedError"]);
+  });
+
+  it("should reconnect after network errors with backoff, and after a server-side close at once", async () => {
+    const s = await connect(({ index, res }) => {
+      if (index === 0) return void res.socket?.destroy();
+      openStream(res);
+      if (index === 1) res.end();
+    });
+    await until(() => s.requests.length >= 3 && stream?.currentState === "open");
+    expect(seen.errors[0].name).toBe("ConnectionError");
+  });
+
+  it("should drop a silent stream after 2.5 heartbeats and keep one that gets comments", async () => {
+    const s = await connect(
+      ({ index, res }) => {
+        openStream(res);
+        if (index === 0) return; // silent from here on
+        const beat = setInterval(() => res.write(":heartbeat\n\n"), 20);
+        res.on("close", () => clearInterval(beat));
+      },
+      { heartbeatMs: 40 },
+    );
+    await until(() => s.requests.length === 2 && stream?.currentState === "open");
+    const dropped = seen.errors.find((e) => /no event or heartbeat for 100 ms/.test(e.message));
+    expect(dropped).toBeDefined();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it("should treat a non-stream 200 as a transient failure", async () => {
+    const s = await connect(({ index, res }) => {
+      if (index === 0) {
+        res.writeHead(200, { "content-type": "text/html" });
+        return void res.end("<html>");
+      }
+      openStream(res);
+    });
+    await until(() => stream?.currentState === "open");
+    expect(s.requests).toHaveLength(2);
+    expect(seen.errors[0].name).toBe("ResponseValidationError");
+  });
+
+  it("should stop reconnecting once closed", async () => {
+    const s = await connect(({ res }) => {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    await until(() => s.requests.length >= 1);
+    stream?.close();
+    const n = s.requests.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.requests.length).toBe(n);
+    expect(stream?.currentState).toBe("closed");
+  });
+});

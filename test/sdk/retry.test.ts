@@ -1,0 +1,123 @@
+import {
+  AbortedError,
+  ConnectionError,
+  DEFAULT_RETRY,
+  MAX_RETRY_AFTER_MS,
+  RequestTimeoutError,
+  ResponseValidationError,
+  backoffDelay,
+  errorFromResponse,
+  parseRetryAfter,
+  shouldRetry,
+  type RetryInput,
+} from "../../sdk";
+
+const options = { maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 1000, maxElapsedMs: 10_000 };
+const http = (status: number, retryAfter?: string) =>
+  errorFromResponse({ status, headers: retryAfter ? { "retry-after": retryAfter } : {}, body: {} }, { operation: "op", now: 0 });
+const input = (over: Partial<RetryInput>): RetryInput => ({
+  error: http(503),
+  policy: "idempotent",
+  attempt: 1,
+  elapsedMs: 0,
+  options,
+  random: () => 0.5,
+  ...over,
+});
+
+describe("backoffDelay", () => {
+  it("should stay within [0, min(initial * 2^(n-1), max)]", () => {
+    for (let n = 1; n <= 8; n++) {
+      const ceiling = Math.min(100 * 2 ** (n - 1), 1000);
+      expect(backoffDelay(n, 100, 1000, () => 0)).toBe(0);
+      expect(backoffDelay(n, 100, 1000, () => 0.999999)).toBe(ceiling - 1);
+      for (let i = 0; i < 50; i++) {
+        const d = backoffDelay(n, 100, 1000);
+        expect(d).toBeGreaterThanOrEqual(0);
+        expect(d).toBeLessThan(ceiling);
+      }
+    }
+  });
+
+  it("should never exceed the cap, however many attempts", () => {
+    expect(backoffDelay(60, 100, 1000, () => 0.999999)).toBe(999);
+  });
+});
+
+describe("shouldRetry", () => {
+  it("should retry transient statuses of idempotent calls with jittered backoff", () => {
+    for (const status of [408, 429, 500, 502, 503, 504]) {
+      expect(shouldRetry(input({ error: http(status), attempt: 2 }))).toEqual({ retry: true, delayMs: 100 });
+    }
+  });
+
+  it("should not retry final statuses", () => {
+    for (const status of [400, 401, 403, 404, 409, 413, 415, 501]) {
+      expect(shouldRetry(input({ error: http(status) }))).toMatchObject({ retry: false });
+    }
+  });
+
+  it("should honour Retry-After as a floor with jitter above it, beyond maxDelayMs", () => {
+    const d = shouldRetry(input({ error: http(429, "3"), random: () => 0.5 }));
+    expect(d).toEqual({ retry: true, delayMs: 3000 + 50 });
+    expect(shouldRetry(input({ error: http(503, "3"), random: () => 0 }))).toEqual({ retry: true, delayMs: 3000 });
+  });
+
+  it("should give up when the wait would overrun maxElapsedMs", () => {
+    expect(shouldRetry(input({ error: http(429, "20") }))).toEqual({ retry: false, reason: "retry budget spent" });
+    expect(shouldRetry(input({ elapsedMs: 9_990, random: () => 0.9 }))).toEqual({ retry: false, reason: "retry budget spent" });
+  });
+
+  it("should stop after maxAttempts", () => {
+    expect(shouldRetry(input({ attempt: 5 }))).toEqual({ retry: false, reason: "attempts exhausted" });
+    expect(shouldRetry(input({ attempt: 4 }))).toMatchObject({ retry: true });
+  });
+
+  it("should never retry an abort", () => {
+    expect(shouldRetry(input({ error: new AbortedError("op") }))).toEqual({ retry: false, reason: "aborted" });
+  });
+
+  it("should retry timeouts and dropped connections of idempotent calls", () => {
+    expect(shouldRetry(input({ error: new RequestTimeoutError("op", 10) }))).toMatchObject({ retry: true });
+    expect(shouldRetry(input({ error: new ConnectionError("op", false, new Error("reset")) }))).toMatchObject({ retry: true });
+  });
+
+  it("should retry a call that must not run twice only when it never left", () => {
+    const unsent = input({ policy: "unsent-only" });
+    expect(shouldRetry({ ...unsent, error: new ConnectionError("op", true, new Error("ECONNREFUSED")) })).toMatchObject({ retry: true });
+    expect(shouldRetry({ ...unsent, error: new ConnectionError("op", false, new Error("ECONNRESET")) })).toMatchObject({ retry: false });
+    expect(shouldRetry({ ...unsent, error: new RequestTimeoutError("op", 10) })).toMatchObject({ retry: false });
+    expect(shouldRetry({ ...unsent, error: http(503, "1") })).toMatchObject({ retry: false });
+    expect(shouldRetry({ ...unsent, error: http(429, "1") })).toMatchObject({ retry: false });
+  });
+
+  it("should not retry a body it cannot read", () => {
+    expect(shouldRetry(input({ error: new ResponseValidationError("op", 200, undefined, []) }))).toMatchObject({ retry: false });
+  });
+
+  it("should have sane defaults", () => {
+    expect(DEFAULT_RETRY).toEqual({ maxAttempts: 4, initialDelayMs: 200, maxDelayMs: 5000, maxElapsedMs: 30000 });
+    expect(Object.isFrozen(DEFAULT_RETRY)).toBe(true);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2030-01-01T00:00:00Z");
+  it("should read delay-seconds", () => {
+    expect(parseRetryAfter("0", now)).toBe(0);
+    expect(parseRetryAfter(" 120 ", now)).toBe(120_000);
+    expect(parseRetryAfter("1.5", now)).toBe(1500);
+  });
+  it("should read an HTTP date, a past one as 0", () => {
+    expect(parseRetryAfter("Tue, 01 Jan 2030 00:00:10 GMT", now)).toBe(10_000);
+    expect(parseRetryAfter("Mon, 31 Dec 2029 23:00:00 GMT", now)).toBe(0);
+  });
+  it("should reject anything else", () => {
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter("-5", now)).toBeUndefined();
+    expect(parseRetryAfter("5 apples", now)).toBeUndefined();
+  });
+  it("should cap absurd values", () => {
+    expect(parseRetryAfter("999999999", now)).toBe(MAX_RETRY_AFTER_MS);
+  });
+});

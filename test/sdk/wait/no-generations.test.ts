@@ -1,0 +1,86 @@
+import { WorkspaceClient, waitForWorkload, type WorkloadStatus } from "../../../sdk";
+import { fakeServer, json, type FakeServer } from "../fake-server";
+
+/**
+ * A status source the way the spec guarantees it: no generation, observedGeneration or
+ * restartCount (the local service always has them, so this is the one place for a stand-in).
+ * A restart moves the workload through `steps` ([delay ms, record]) after the request.
+ */
+async function hostedLike(initial: WorkloadStatus, steps: Array<[number, WorkloadStatus]>): Promise<{ server: FakeServer; served: WorkloadStatus[]; settledAt: () => number }> {
+  let current = initial;
+  let settled = 0;
+  const served: WorkloadStatus[] = [];
+  const server = await fakeServer((_req, res, rec) => {
+    if (rec.url.endsWith("/events/stream")) return json(res, 404, { error: { code: "not_found", message: "no stream here" } });
+    if (rec.method === "POST" && rec.url.endsWith("/restart")) {
+      for (const [delay, record] of steps) {
+        setTimeout(() => {
+          current = record;
+          settled = Date.now();
+        }, delay);
+      }
+      return json(res, 200, {});
+    }
+    served.push(current);
+    json(res, 200, current);
+  });
+  return { server, served, settledAt: () => settled };
+}
+
+describe("waitForWorkload against a status without generations", () => {
+  let server: FakeServer | undefined;
+  let client: WorkspaceClient | undefined;
+  const timing = { pollMinMs: 10, pollMaxMs: 20 };
+
+  afterEach(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  async function restartAndWait(initial: WorkloadStatus, steps: Array<[number, WorkloadStatus]>, timeoutMs = 3000) {
+    const h = await hostedLike(initial, steps);
+    server = h.server;
+    client = new WorkspaceClient({ baseUrl: h.server.url, workspace: "demo", apiKey: "k-0000" });
+    const previous = await client.getStatus("web");
+    const requestedAt = Date.now();
+    await client.restartWorkload("web");
+    const result = await waitForWorkload(client, "web", { until: "ready", timeoutMs, since: { previous, requestedAt }, ...timing }).then(
+      (status) => ({ status, at: Date.now() }),
+      (error: unknown) => ({ error: error as Error, at: Date.now() }),
+    );
+    return { ...h, result };
+  }
+
+  it("should not resolve on the stale Running, only after the restart was seen (phase only)", async () => {
+    const { served, result, settledAt } = await restartAndWait({ id: "web", phase: "Running" }, [
+      [60, { id: "web", phase: "Restarting" }],
+      [150, { id: "web", phase: "Running", message: "restarted" }],
+    ]);
+    expect(served[1]).toEqual({ id: "web", phase: "Running" }); // the first read after the request was stale
+    expect("status" in result && result.status).toEqual({ id: "web", phase: "Running", message: "restarted" });
+    expect(result.at).toBeGreaterThanOrEqual(settledAt());
+  });
+
+  it("should accept a Running whose updatedAt is newer, even if no other phase was ever seen", async () => {
+    const old = new Date(Date.now() - 60_000).toISOString();
+    const { served, result } = await restartAndWait({ id: "web", phase: "Running", updatedAt: old }, [
+      [80, { id: "web", phase: "Running", updatedAt: new Date(Date.now() + 80).toISOString() }],
+    ]);
+    expect(served.slice(1).some((s) => s.updatedAt === old)).toBe(true); // stale reads after the request were refused
+    expect("status" in result && result.status?.updatedAt).not.toBe(old);
+  });
+
+  it("should time out rather than guess when nothing shows the change", async () => {
+    const { result } = await restartAndWait({ id: "web", type: "pod", phase: "Running" }, [], 300);
+    expect("error" in result && result.error.message).toBe(
+      "timed out after 300 ms waiting for pod web to be ready: last phase Running; still the Running record from before the request",
+    );
+  });
+
+  it("should fall back to polling when the service has no stream", async () => {
+    const h = await hostedLike({ id: "web", phase: "Running" }, []);
+    server = h.server;
+    client = new WorkspaceClient({ baseUrl: h.server.url, workspace: "demo", apiKey: "k-0000" });
+    await expect(waitForWorkload(client, "web", { until: "ready", timeoutMs: 1000, ...timing })).resolves.toEqual({ id: "web", phase: "Running" });
+  });
+});

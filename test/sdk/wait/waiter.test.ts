@@ -1,0 +1,152 @@
+import {
+  AbortedError,
+  InvalidOptionError,
+  NotFoundError,
+  ReadinessTimeoutError,
+  UnauthorizedError,
+  UnavailableError,
+  WorkloadFailedError,
+  waitForWorkload,
+  type CallOptions,
+  type WaitOptions,
+  type WaitProgress,
+  type WaitableClient,
+  type WorkloadStatus,
+} from "../../../sdk";
+import { FakeEvents, FakeReads } from "./fakes";
+
+const http = { operation: "get status", status: 0, code: "x", serviceMessage: "x" };
+const flush = () => jest.advanceTimersByTimeAsync(0);
+
+describe("waitForWorkload", () => {
+  let events: FakeEvents;
+  let reads: FakeReads;
+  let signals: AbortSignal[];
+  let client: WaitableClient;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    events = new FakeEvents("open");
+    reads = new FakeReads();
+    signals = [];
+    client = {
+      getStatus: (_id: string, options?: CallOptions) => {
+        if (options?.signal) signals.push(options.signal);
+        return reads.read() as Promise<WorkloadStatus>;
+      },
+      subscribe: events.subscribe,
+    };
+  });
+
+  afterEach(() => {
+    // Every exit path leaves nothing behind.
+    expect(jest.getTimerCount()).toBe(0);
+    expect(events.listeners.size).toBe(0);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    jest.useRealTimers();
+  });
+
+  const wait = (options: Partial<WaitOptions> = {}) => waitForWorkload(client, "web", { until: "ready", timeoutMs: 30_000, ...options });
+
+  it("should resolve with the ready record when an event says to look, and report each phase", async () => {
+    const progress: WaitProgress[] = [];
+    const done = wait({ onProgress: (p) => progress.push(p) });
+    reads.answer({ id: "web", type: "pod", phase: "Provisioning", generation: 1, observedGeneration: 0 });
+    await jest.advanceTimersByTimeAsync(1000);
+    events.row("web", "Running");
+    await jest.advanceTimersByTimeAsync(5);
+    reads.answer({ id: "web", type: "pod", phase: "Running", generation: 1, observedGeneration: 1 });
+    await expect(done).resolves.toMatchObject({ phase: "Running", observedGeneration: 1 });
+    expect(reads.count).toBe(2);
+    expect(progress.map((p) => [p.phase, p.elapsedMs])).toEqual([
+      ["Provisioning", 0],
+      ["Running", 1005],
+    ]);
+  });
+
+  it("should reject at once on Failed with the service's message", async () => {
+    const done = wait();
+    reads.answer({ id: "web", type: "pod", phase: "Failed", message: "image nginx:nope not found" });
+    const err = await done.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkloadFailedError);
+    expect((err as WorkloadFailedError).serviceMessage).toBe("image nginx:nope not found");
+    expect((err as Error).message).toContain("pod web failed: image nginx:nope not found");
+  });
+
+  it("should time out with the last phase and message seen", async () => {
+    const done = wait({ timeoutMs: 30_000 });
+    const caught = done.catch((e: unknown) => e);
+    reads.answer({ id: "web", type: "pod", phase: "Provisioning", message: "pulling image" });
+    await jest.advanceTimersByTimeAsync(10_000);
+    reads.answer({ id: "web", type: "pod", phase: "Provisioning", message: "pulling image" });
+    await jest.advanceTimersByTimeAsync(20_000);
+    const err = await caught;
+    expect(err).toBeInstanceOf(ReadinessTimeoutError);
+    expect((err as Error).message).toBe("timed out after 30 s waiting for pod web to be ready: last phase Provisioning (message: pulling image)");
+    expect((err as ReadinessTimeoutError).lastStatus).toMatchObject({ phase: "Provisioning" });
+  });
+
+  it("should say why a Running record was not enough when it times out", async () => {
+    const previous = { phase: "Running", generation: 2, observedGeneration: 2 };
+    const caught = wait({ timeoutMs: 500, since: { previous, requestedAt: Date.now() } }).catch((e: unknown) => e);
+    reads.answer({ type: "pod", ...previous });
+    await jest.advanceTimersByTimeAsync(500);
+    expect(((await caught) as Error).message).toBe(
+      "timed out after 500 ms waiting for pod web to be ready: last phase Running; still the Running record from before the request",
+    );
+  });
+
+  it("should cancel through the caller's signal", async () => {
+    const ac = new AbortController();
+    const caught = wait({ signal: ac.signal }).catch((e: unknown) => e);
+    await flush();
+    ac.abort();
+    expect(await caught).toBeInstanceOf(AbortedError);
+    await expect(wait({ signal: AbortSignal.abort() })).rejects.toThrow(AbortedError);
+  });
+
+  it("should resolve undefined when waiting for gone and the status is 404", async () => {
+    const done = wait({ until: "gone" });
+    reads.answer({ phase: "Deleting" });
+    await flush();
+    events.emit({ type: "activity", data: { action: "workload.deleted", target: { type: "workload", id: "web" } } });
+    await jest.advanceTimersByTimeAsync(5);
+    reads.fail(new NotFoundError({ ...http, status: 404, code: "not_found" }));
+    await expect(done).resolves.toBeUndefined();
+  });
+
+  it("should fail at once when a read cannot succeed by retrying", async () => {
+    const done = wait();
+    reads.fail(new UnauthorizedError({ ...http, status: 401, code: "unauthorized" }));
+    await expect(done).rejects.toThrow(UnauthorizedError);
+  });
+
+  it("should keep waiting through transient read failures, and name the last one on timeout", async () => {
+    const caught = wait({ timeoutMs: 1000 }).catch((e: unknown) => e);
+    reads.fail(new UnavailableError({ ...http, status: 503, code: "unavailable", serviceMessage: "busy" }));
+    await jest.advanceTimersByTimeAsync(250);
+    expect(reads.count).toBe(2);
+    reads.fail(new UnavailableError({ ...http, status: 503, code: "unavailable", serviceMessage: "busy" }));
+    await jest.advanceTimersByTimeAsync(750);
+    const err = (await caught) as Error;
+    expect(err).toBeInstanceOf(ReadinessTimeoutError);
+    expect(err.message).toMatch(/^timed out after 1 s waiting for workload web to be ready: no status read yet; last error: .*busy/);
+  });
+
+  it("should poll when the stream is down and resolve on a poll", async () => {
+    events = new FakeEvents("down");
+    client.subscribe = events.subscribe;
+    const done = wait();
+    reads.answer({ phase: "Provisioning" });
+    await jest.advanceTimersByTimeAsync(250);
+    reads.answer({ phase: "Running" });
+    await expect(done).resolves.toEqual({ phase: "Running" });
+  });
+
+  it("should reject invalid options naming them", async () => {
+    await expect(wait({ until: "up" as never })).rejects.toThrow(new InvalidOptionError("until", 'must be "ready" or "gone"'));
+    await expect(wait({ timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
+    await expect(wait({ pollMinMs: 100, pollMaxMs: 50 })).rejects.toThrow(/pollMaxMs/);
+    await expect(wait({ mode: "push" as never })).rejects.toThrow(/mode/);
+  });
+});
