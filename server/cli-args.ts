@@ -1,0 +1,95 @@
+import type { ServiceOptions } from "./options";
+
+export class CliError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+export const USAGE = `Usage: wws-service [options]
+  --host HOST               address to listen on (default 127.0.0.1)
+  --port PORT               port, 0 for a free one (default 8787)
+  --key WORKSPACE=KEY       API key of a workspace; repeatable (default demo=demo-key)
+  --ring-size N             events kept per workspace for replay (default 1000)
+  --heartbeat-ms MS         heartbeat interval of event streams (default 20000)
+  --stream-max-ms MS        lifetime cap of an event stream (default 10800000)
+  --reconcile-ms MS         duration of one reconciler step (default 400)
+  --coalesce-ms MS          least time between two writes to a busy event stream (default 2)
+  --workload-domain DOMAIN  domain of endpoints and admin consoles (default workloads.localhost)
+  --data-dir DIR            persist state here (default: memory only)
+  --control-token TOKEN     enable the /_control endpoints
+  --quiet                   no per-request log lines
+  --help                    this text`;
+
+type Setter = (o: ServiceOptions, value: string, flag: string) => void;
+
+function int(flag: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag}: expected a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+const WITH_VALUE: Record<string, Setter> = {
+  "--host": (o, v) => (o.host = v),
+  "--port": (o, v, f) => (o.port = int(f, v)),
+  "--ring-size": (o, v, f) => (o.ringSize = int(f, v)),
+  "--heartbeat-ms": (o, v, f) => (o.heartbeatMs = int(f, v)),
+  "--stream-max-ms": (o, v, f) => (o.streamMaxMs = int(f, v)),
+  "--reconcile-ms": (o, v, f) => (o.reconcileMs = int(f, v)),
+  "--coalesce-ms": (o, v, f) => (o.coalesceMs = int(f, v)),
+  "--workload-domain": (o, v) => (o.workloadDomain = v),
+  "--data-dir": (o, v) => (o.dataDir = v),
+  "--control-token": (o, v) => (o.controlToken = v),
+  "--key": (o, v, f) => {
+    const eq = v.indexOf("=");
+    if (eq <= 0 || eq === v.length - 1) throw new CliError(`${f}: expected WORKSPACE=KEY`);
+    o.keys = { ...o.keys, [v.slice(0, eq)]: v.slice(eq + 1) };
+  },
+};
+
+/** The command-line flag of each option, so that messages name what the user typed. */
+const FLAG_OF: Record<string, string> = {
+  host: "--host",
+  port: "--port",
+  keys: "--key",
+  ringSize: "--ring-size",
+  heartbeatMs: "--heartbeat-ms",
+  streamMaxMs: "--stream-max-ms",
+  reconcileMs: "--reconcile-ms",
+  coalesceMs: "--coalesce-ms",
+  workloadDomain: "--workload-domain",
+  dataDir: "--data-dir",
+  controlToken: "--control-token",
+};
+
+export function flagOf(option: string): string {
+  return FLAG_OF[option] ?? option;
+}
+
+export interface CliArgs {
+  options: ServiceOptions;
+  quiet: boolean;
+  help: boolean;
+}
+
+/** Parses `--flag value` and `--flag=value`; an unknown flag or a bad value throws a CliError naming it. */
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  const out: CliArgs = { options: {}, quiet: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf("=");
+    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    if (flag === "--quiet" || flag === "--help" || flag === "-h") {
+      if (flag !== arg) throw new CliError(`${flag}: takes no value`);
+      if (flag === "--quiet") out.quiet = true;
+      else out.help = true;
+      continue;
+    }
+    const set = WITH_VALUE[flag];
+    if (!set) throw new CliError(`unknown option ${flag}`);
+    const value = flag !== arg ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new CliError(`${flag}: missing value`);
+    set(out.options, value, flag);
+  }
+  return out;
+}

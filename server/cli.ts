@@ -1,0 +1,48 @@
+import { CliError, USAGE, flagOf, parseCliArgs } from "./cli-args";
+import { DEFAULT_SERVICE_OPTIONS, OptionError } from "./options";
+import { startService } from "./service";
+
+/** Exit status for invalid options, as usual for command-line tools. */
+const EXIT_USAGE = 2;
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseCliArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    console.error(`wws-service: ${err.message}\n${USAGE}`);
+    process.exit(EXIT_USAGE);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const log = args.quiet ? false : (line: string) => console.log(line);
+  let service;
+  try {
+    service = await startService({ ...args.options, log });
+  } catch (err) {
+    if (err instanceof OptionError) {
+      console.error(`wws-service: ${flagOf(err.option)}: ${err.problem}`);
+      process.exit(EXIT_USAGE);
+    }
+    throw err;
+  }
+  const keyNote = args.options.keys === undefined ? ` (workspace demo, API key ${DEFAULT_SERVICE_OPTIONS.keys.demo})` : "";
+  console.log(`wws-service listening on ${service.url}${keyNote}`);
+  const stop = (signal: string): void => {
+    console.log(`wws-service: ${signal}, closing`);
+    service.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((err: unknown) => {
+  console.error(`wws-service: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

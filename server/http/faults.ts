@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { HttpError, codeOfStatus } from "./errors";
+
+/** Body of `PUT /_control/faults`. */
+export const FaultConfig = z.strictObject({
+  /** Extra latency before every matching request: fixed ms, or uniformly random in [min, max]. */
+  latencyMs: z
+    .union([
+      z.number().int().min(0).max(600_000),
+      z.tuple([z.number().int().min(0).max(600_000), z.number().int().min(0).max(600_000)]),
+    ])
+    .optional(),
+  /** Share of matching requests answered with an error instead of being handled. */
+  errorRate: z.number().min(0).max(1).optional(),
+  /** Statuses of faulted answers, picked at random. @default [503, 429] */
+  errorStatuses: z.array(z.number().int().min(400).max(599)).min(1).optional(),
+  /** `Retry-After` of faulted answers, in seconds. @default 1 */
+  retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
+  /** Faults apply to paths starting with this; always within `/v1`. @default "/v1" */
+  pathPrefix: z.string().startsWith("/v1").optional(),
+  /** At most this many faulted answers, then error injection stops (latency stays). @default unlimited */
+  maxFaults: z.number().int().min(0).optional(),
+});
+export type FaultConfig = z.infer<typeof FaultConfig>;
+
+const DEFAULT_ERROR_STATUSES = [503, 429];
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+/** Fault injection for `/v1` requests; a faulted request is never handled, so state stays as it was. */
+export class Faults {
+  private config: FaultConfig | undefined;
+  private faulted = 0;
+
+  set(config: FaultConfig): void {
+    this.config = config;
+    this.faulted = 0;
+  }
+
+  clear(): void {
+    this.config = undefined;
+  }
+
+  current(): FaultConfig | undefined {
+    return this.config;
+  }
+
+  /** Waits the configured latency, then returns the error to answer with, if any. */
+  async apply(path: string, random: () => number = Math.random): Promise<HttpError | undefined> {
+    const c = this.config;
+    if (c === undefined || !path.startsWith(c.pathPrefix ?? "/v1")) return undefined;
+    const delay = Array.isArray(c.latencyMs) ? c.latencyMs[0] + random() * Math.max(0, c.latencyMs[1] - c.latencyMs[0]) : c.latencyMs;
+    if (delay !== undefined && delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (!c.errorRate || random() >= c.errorRate) return undefined;
+    if (c.maxFaults !== undefined && this.faulted >= c.maxFaults) return undefined;
+    this.faulted++;
+    const statuses = c.errorStatuses ?? DEFAULT_ERROR_STATUSES;
+    const status = statuses[Math.floor(random() * statuses.length)];
+    const retryAfter = String(c.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
+    return new HttpError(codeOfStatus(status), `injected fault (status ${status})`, undefined, { "retry-after": retryAfter }, status);
+  }
+}

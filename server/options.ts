@@ -1,0 +1,124 @@
+import { DNS_LABEL, DNS_LABEL_RULE } from "../sdk/schemas";
+import { DEFAULT_FLEET, fleetProblem, type FleetConfig } from "./fleet";
+
+export type LogFn = (line: string) => void;
+
+/** Options of `startService`. Every one is optional; the defaults are `DEFAULT_SERVICE_OPTIONS`. */
+export interface ServiceOptions {
+  /** @default "127.0.0.1" */
+  host?: string;
+  /** 0 picks a free port. @default 8787 */
+  port?: number;
+  /** API key of each workspace: `{workspace: key}`. A key belongs to exactly one workspace. @default {demo: "demo-key"} */
+  keys?: Record<string, string>;
+  /** Events each workspace keeps for replay. @default 1000 */
+  ringSize?: number;
+  /** Interval of `:heartbeat` comments on open streams, in ms. @default 20000 (20 s) */
+  heartbeatMs?: number;
+  /** The server closes a stream after this many ms. @default 10800000 (3 h) */
+  streamMaxMs?: number;
+  /** The `retry:` field sent first on every stream, in ms. @default 2000 (2 s) */
+  retryMs?: number;
+  /**
+   * Least ms between two fan-out writes to a stream: a quiet stream gets every frame at once, a
+   * busy one gets frames grouped into windows this long (fan-out costs per write). @default 2
+   */
+  coalesceMs?: number;
+  /** Duration of one reconciler step; 0 runs steps as soon as possible (still asynchronously). @default 400 */
+  reconcileMs?: number;
+  /** Domain of workload endpoints and admin consoles. @default "workloads.localhost" */
+  workloadDomain?: string;
+  /** Persist workloads, templates, event counters and (separately, mode 0600) secrets here. @default undefined (memory only) */
+  dataDir?: string;
+  /** Enables the `/_control` endpoints, authenticated by header `x-control-token`. @default undefined (disabled) */
+  controlToken?: string;
+  /** One line per request (method, route, status, ms, request id); false for none. @default false */
+  log?: LogFn | false;
+  /** Regions and hosts of `GET /v1/fleet/hosts` and placement. @default two regions, five hosts */
+  fleet?: FleetConfig;
+}
+
+export type ResolvedOptions = Readonly<Required<Omit<ServiceOptions, "dataDir" | "controlToken">>> & {
+  readonly dataDir: string | undefined;
+  readonly controlToken: string | undefined;
+};
+
+export const DEFAULT_SERVICE_OPTIONS: ResolvedOptions = Object.freeze({
+  host: "127.0.0.1",
+  port: 8787,
+  keys: Object.freeze({ demo: "demo-key" }),
+  ringSize: 1000,
+  heartbeatMs: 20 * 1000, // 20 s
+  streamMaxMs: 3 * 60 * 60 * 1000, // 3 h
+  retryMs: 2 * 1000, // 2 s
+  coalesceMs: 2,
+  reconcileMs: 400,
+  workloadDomain: "workloads.localhost",
+  dataDir: undefined,
+  controlToken: undefined,
+  log: false,
+  fleet: DEFAULT_FLEET,
+});
+
+export class OptionError extends Error {
+  constructor(
+    readonly option: string,
+    readonly problem: string,
+  ) {
+    super(`${option}: ${problem}`);
+    this.name = "OptionError";
+  }
+}
+
+/** Longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function integer(name: string, value: number, min: number, max = MAX_TIMER_MS): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new OptionError(name, `must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+}
+
+/** Merges the options over the defaults once and rejects invalid ones, naming the option. */
+export function resolveOptions(options: ServiceOptions = {}): ResolvedOptions {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const o: ResolvedOptions = { ...DEFAULT_SERVICE_OPTIONS, ...defined };
+  if (typeof o.host !== "string" || o.host === "") throw new OptionError("host", "must be a host name or address");
+  integer("port", o.port, 0, 65535);
+  integer("ringSize", o.ringSize, 1, 10_000_000);
+  integer("heartbeatMs", o.heartbeatMs, 1);
+  integer("streamMaxMs", o.streamMaxMs, 1);
+  integer("retryMs", o.retryMs, 0);
+  integer("coalesceMs", o.coalesceMs, 0, 1000);
+  integer("reconcileMs", o.reconcileMs, 0);
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(o.workloadDomain)) {
+    throw new OptionError("workloadDomain", "must be a lower-case domain name such as workloads.localhost");
+  }
+  if (o.dataDir !== undefined && (typeof o.dataDir !== "string" || o.dataDir === "")) {
+    throw new OptionError("dataDir", "must be a directory path");
+  }
+  if (o.controlToken !== undefined && (typeof o.controlToken !== "string" || o.controlToken.length < 1)) {
+    throw new OptionError("controlToken", "must be a non-empty string");
+  }
+  if (o.log !== false && typeof o.log !== "function") throw new OptionError("log", "must be a function or false");
+  validateKeys(o.keys);
+  const fleetIssue = fleetProblem(o.fleet);
+  if (fleetIssue) throw new OptionError("fleet", fleetIssue);
+  return Object.freeze(o);
+}
+
+function validateKeys(keys: Record<string, string>): void {
+  if (typeof keys !== "object" || keys === null || Object.keys(keys).length === 0) {
+    throw new OptionError("keys", "must map at least one workspace to its API key");
+  }
+  const seen = new Set<string>();
+  for (const [workspace, key] of Object.entries(keys)) {
+    if (!DNS_LABEL.test(workspace)) throw new OptionError("keys", `workspace "${workspace}" ${DNS_LABEL_RULE}`);
+    // The key itself never goes into a message: it is a credential.
+    if (typeof key !== "string" || !/^[\x21-\x7e]{1,512}$/.test(key)) {
+      throw new OptionError("keys", `the key of workspace "${workspace}" must be 1-512 printable ASCII characters`);
+    }
+    if (seen.has(key)) throw new OptionError("keys", `the key of workspace "${workspace}" belongs to another workspace too`);
+    seen.add(key);
+  }
+}

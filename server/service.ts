@@ -1,0 +1,78 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { KeyRing } from "./auth";
+import type { ServiceContext } from "./context";
+import { Counters } from "./http/counters";
+import { errorBody } from "./http/errors";
+import { Faults } from "./http/faults";
+import { createRequestHandler, newRequestId } from "./http/pipeline";
+import { resolveOptions, type ServiceOptions } from "./options";
+import { buildRouter } from "./routes";
+import { Store } from "./state/store";
+import { Reconciler } from "./workloads/reconciler";
+
+export interface RunningService {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  port: number;
+  /** Ends open streams, stops the reconciler, writes pending state, closes every connection. */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Starts the local workload service; see `ServiceOptions` for the options and their defaults. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const given = resolveOptions(options);
+  const keys = new KeyRing(given.keys);
+  // From here on only the digests in the KeyRing remain: the options keep workspace names only.
+  const resolved = Object.freeze({ ...given, keys: Object.freeze(Object.fromEntries(keys.workspaces.map((ws) => [ws, ""]))) });
+  const store = new Store(resolved);
+  const ctx: ServiceContext = {
+    options: resolved,
+    keys,
+    store,
+    reconciler: new Reconciler(store, resolved.reconcileMs),
+    counters: new Counters(),
+    faults: new Faults(),
+  };
+  const server = createServer({ noDelay: true }, createRequestHandler(ctx, buildRouter(ctx)));
+  // Requests the HTTP parser rejects still get the contract's error body and a request id.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = errorBody("validation_failed", "malformed HTTP request");
+    socket.end(
+      "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\n" +
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${newRequestId()}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  // Workloads loaded from the data dir continue where they were.
+  ctx.reconciler.kickAll();
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(resolved.host)}:${port}`,
+    port,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        ctx.reconciler.close();
+        store.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}
