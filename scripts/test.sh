@@ -6,18 +6,9 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-PATH="$(bash scripts/node22.sh)":$PATH || { echo "cannot get Node >= 22"; echo "0 passed, 1 failed"; exit 1; }
-export PATH
+paths="$(bash scripts/install.sh | tail -n 1)" || { echo "install failed (see above)"; echo "0 passed, 1 failed"; exit 1; }
+export PATH="$paths:$PATH"
 echo "node $(node --version), npm $(npm --version 2>/dev/null)"
-
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error || { echo "npm ci failed"; echo "0 passed, 1 failed"; exit 1; }
-else
-  npm run -s build || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
-fi
-
-pulumi_bin="$(bash scripts/get-pulumi.sh | tail -n 1)" || { echo "cannot get a pulumi CLI"; echo "0 passed, 1 failed"; exit 1; }
-export PATH="$pulumi_bin:$PATH"
 echo "pulumi $(pulumi version)"
 
 # Typecheck and lint count as one test each, so that the summary line never reads green when

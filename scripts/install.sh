@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the project needs to build and run, and prints the PATH entries to prepend
+# (Node >= 22 and the pulumi CLI) as its last line: PATH="$(bash scripts/install.sh | tail -n 1):$PATH"
+#
+# npm install rather than npm ci: the npm 11 shipped here leaves other platforms' optional
+# packages (@swc/core-darwin-*, ...) out of the lockfile it writes and then refuses that same
+# lockfile in `npm ci`. npm install still installs the locked versions.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+node_bin="$(bash scripts/node22.sh)"
+export PATH="$node_bin:$PATH"
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  echo "install.sh: installing npm dependencies (this also builds dist/)" >&2
+  npm install --no-audit --no-fund --loglevel=error >&2
+else
+  npm run -s build >&2
+fi
+
+pulumi_bin="$(bash scripts/get-pulumi.sh | tail -n 1)"
+echo "$node_bin:$pulumi_bin"
