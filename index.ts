@@ -1,0 +1,7 @@
+/**
+ * `pulumi-wws`: Pulumi resources for the Workspace Workload Service (`Workspace`,
+ * `VirtualMachine`, `Pod`, `Browser`, `Controller`, `Database`, `Workload`, `Template`, and the
+ * functions `getFleetHosts` and `getWorkloadStatus`), plus the typed client SDK as `sdk`.
+ */
+export * from "./provider";
+export * as sdk from "./sdk";

@@ -1,0 +1,88 @@
+import { CREATE_BODY, Name, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
+import { CONNECTION_FIELDS, connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
+import { failureAt, schemaFailures, type Failure } from "./failures";
+import { bodyOf, type Props } from "./props";
+import { containsUnknown, isUnknown } from "./unknown";
+
+export interface CheckOutcome {
+  inputs: Props;
+  failures: Failure[];
+}
+
+const MAX_TIMEOUT_SECONDS = 24 * 60 * 60; // 24 h
+
+/**
+ * Connection settings: each must be found (argument, stack config or environment) and valid.
+ * The workspace and base URL found are written into the checked inputs, so that the diff sees a
+ * change of either however it was set; the API key never is (an argument stays where it is, a
+ * secret; config and environment keys stay out of state).
+ */
+export function checkConnection(news: Props, sources: ConnectionSources, inputs: Props): Failure[] {
+  const failures: Failure[] = [];
+  const r = resolveConnection(news, sources);
+  for (const field of r.missing) failures.push(failureAt([field], missingSettingMessage(field)));
+  for (const field of CONNECTION_FIELDS) {
+    const value = r.values[field];
+    if (value === undefined) continue;
+    const problem = connectionProblem(field, value);
+    if (problem) failures.push(failureAt([field], `${problem}${r.from[field] === "args" ? "" : ` (from ${r.from[field] === "config" ? "the stack config" : "the environment"})`}`));
+    else if (field !== "apiKey") inputs[field] = value;
+  }
+  return failures;
+}
+
+function checkOptions(news: Props): Failure[] {
+  const failures: Failure[] = [];
+  for (const key of ["waitForReady", "waitForAdminConsole", "adopt"]) {
+    const v = news[key];
+    if (v !== undefined && v !== null && !isUnknown(v) && typeof v !== "boolean") failures.push(failureAt([key], "must be true or false"));
+  }
+  const t = news.readyTimeoutSeconds;
+  if (t !== undefined && t !== null && !isUnknown(t) && (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_TIMEOUT_SECONDS)) {
+    failures.push(failureAt(["readyTimeoutSeconds"], `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (24 h)`));
+  }
+  const r = news.restartTrigger;
+  if (r !== undefined && r !== null && !isUnknown(r) && typeof r !== "string" && typeof r !== "number") {
+    failures.push(failureAt(["restartTrigger"], "must be a string or a number; change it to restart the workload"));
+  }
+  return failures;
+}
+
+/**
+ * `check` of a workload: every failure of the inputs, per field, before any request is sent.
+ * Values not known yet (preview) are let through: their fields are not validated now, and
+ * `check` runs again with them known before `create` or `update`.
+ */
+export function checkWorkload(olds: Props, news: Props, sources: ConnectionSources): CheckOutcome {
+  const inputs: Props = { ...news };
+  const failures = [...checkConnection(news, sources, inputs), ...checkOptions(news)];
+
+  const type = news.type;
+  const typeKnown = !isUnknown(type);
+  const typeValid = typeKnown && WorkloadType.safeParse(type).success;
+  if (typeKnown && !typeValid) {
+    failures.push(failureAt(["type"], `must be one of ${WORKLOAD_TYPES.join(", ")} (a VirtualMachine's os: ubuntu, ubuntu-desktop or windows)`));
+  }
+  if (!typeValid) {
+    // Without a type there is no schema for the spec; the id can still be checked.
+    if (!isUnknown(news.workloadId) && !Name.safeParse(news.workloadId).success) {
+      failures.push(failureAt(["workloadId"], Name.safeParse(news.workloadId).error?.issues[0]?.message ?? "invalid"));
+    }
+    return { inputs, failures };
+  }
+
+  const body = bodyOf(news) as unknown as Props;
+  const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
+  if (unknownKeys.has("id")) unknownKeys.add("workloadId");
+  for (const k of unknownKeys) delete body[k];
+  const schema = CREATE_BODY[type as WorkloadType];
+  const knownFields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).filter((k) => k !== "id");
+  failures.push(...schemaFailures(schema, body, { unknownKeys, rename: { id: "workloadId" }, knownFields }).failures);
+
+  // The schema allows a VM without credentials (an update may omit them); a new one needs them.
+  const isNew = olds.workloadId === undefined;
+  if (isVmType(type as string) && isNew && news.credentials === undefined && news.adopt !== true) {
+    failures.push(failureAt(["credentials"], "required for a new VM: set credentials ({username?, password}) to log in with; or set adopt: true to take over an existing VM"));
+  }
+  return { inputs, failures };
+}

@@ -1,0 +1,105 @@
+import { DNS_LABEL, DNS_LABEL_RULE } from "../../sdk/schemas";
+import { isUnknown } from "./unknown";
+
+/** How to reach a workspace: the three settings every request needs. */
+export interface Connection {
+  baseUrl: string;
+  workspace: string;
+  apiKey: string;
+}
+export type ConnectionField = keyof Connection;
+
+/** Stack configuration as the dynamic provider's `configure` receives it. */
+export interface StackConfig {
+  get(key: string): string | undefined;
+}
+
+/** Where a connection setting may come from, in order: resource args, stack config, environment. */
+export interface ConnectionSources {
+  config?: StackConfig;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Argument name, stack config key and environment variable of each setting. */
+export const CONNECTION_SETTINGS: Readonly<Record<ConnectionField, { config: string; env: string; set: string; what: string }>> = Object.freeze({
+  baseUrl: { config: "wws:baseUrl", env: "WWS_BASE_URL", set: "pulumi config set wws:baseUrl https://…", what: "base URL" },
+  workspace: { config: "wws:workspace", env: "WWS_WORKSPACE", set: "pulumi config set wws:workspace <name>", what: "workspace" },
+  apiKey: { config: "wws:apiKey", env: "WWS_API_KEY", set: "pulumi config set --secret wws:apiKey <key>", what: "API key" },
+});
+
+export const CONNECTION_FIELDS: readonly ConnectionField[] = ["baseUrl", "workspace", "apiKey"];
+
+/** The message of a missing setting: every way there is to set it. */
+export function missingSettingMessage(field: ConnectionField): string {
+  const s = CONNECTION_SETTINGS[field];
+  const arg = field === "apiKey" ? "the `apiKey` argument (or the Workspace's `apiKey`)" : `the \`${field}\` argument (or the Workspace's)`;
+  return `no ${s.what} is set: set ${arg}, the stack config (\`${s.set}\`), or the environment variable ${s.env}`;
+}
+
+export interface ResolvedConnection {
+  /** The settings found (an unknown argument is left out, and listed in `unknown`). */
+  values: Partial<Connection>;
+  /** Settings given as arguments whose value is not known yet (preview). */
+  unknown: ConnectionField[];
+  /** Settings found nowhere. */
+  missing: ConnectionField[];
+  /** Where each found setting came from. */
+  from: Partial<Record<ConnectionField, "args" | "config" | "env">>;
+}
+
+function nonEmpty(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** Resolves each setting on its own: `props[field]` → stack config → environment. */
+export function resolveConnection(props: Readonly<Record<string, unknown>>, sources: ConnectionSources): ResolvedConnection {
+  const out: ResolvedConnection = { values: {}, unknown: [], missing: [], from: {} };
+  for (const field of CONNECTION_FIELDS) {
+    const s = CONNECTION_SETTINGS[field];
+    if (isUnknown(props[field])) {
+      out.unknown.push(field);
+      continue;
+    }
+    const arg = nonEmpty(props[field]);
+    const config = arg === undefined ? nonEmpty(sources.config?.get(s.config)) : undefined;
+    const env = arg === undefined && config === undefined ? nonEmpty(sources.env[s.env]) : undefined;
+    const value = arg ?? config ?? env;
+    if (value === undefined) out.missing.push(field);
+    else {
+      out.values[field] = value;
+      out.from[field] = arg !== undefined ? "args" : config !== undefined ? "config" : "env";
+    }
+  }
+  return out;
+}
+
+/** The problem with a setting's value, if any. Never quotes the value (it may be the key). */
+export function connectionProblem(field: ConnectionField, value: string): string | undefined {
+  if (field === "workspace") return DNS_LABEL.test(value) ? undefined : `workspace ${DNS_LABEL_RULE}`;
+  if (field === "apiKey") {
+    return /^[\x21-\x7e]{1,4096}$/.test(value) ? undefined : "apiKey must be a non-empty string of printable ASCII characters without spaces";
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "baseUrl must be an absolute URL such as http://127.0.0.1:8787";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "baseUrl must use http or https";
+  if (url.username !== "" || url.password !== "") return "baseUrl must not contain credentials; pass the API key as apiKey";
+  if (url.search !== "" || url.hash !== "") return "baseUrl must not have a query or fragment";
+  return undefined;
+}
+
+/** The complete connection, or an error naming every way to set what is missing. For create/read/update/delete. */
+export function requireConnection(props: Readonly<Record<string, unknown>>, sources: ConnectionSources): Connection {
+  const r = resolveConnection(props, sources);
+  const problems = [...r.missing, ...r.unknown].map((f) => missingSettingMessage(f));
+  for (const field of CONNECTION_FIELDS) {
+    const v = r.values[field];
+    const p = v === undefined ? undefined : connectionProblem(field, v);
+    if (p) problems.push(p);
+  }
+  if (problems.length > 0) throw new Error(`cannot reach the Workspace Workload Service: ${problems.join("; ")}`);
+  return r.values as Connection;
+}

@@ -1,0 +1,62 @@
+import { WorkspaceClient, type ClientOptions, type ObserverTiming } from "../../sdk";
+import type { Connection, ConnectionSources, StackConfig } from "./connection";
+import { ProgressReporter, type ProgressOptions } from "./progress";
+
+/** What the provider implementations need from their process; tests build their own. */
+export interface ProviderContext {
+  /** Stack config (from `configure`) and environment, for connection settings. */
+  sources(): ConnectionSources;
+  /** The client of a workspace, shared by every resource of the process that uses the same connection. */
+  client(connection: Connection): WorkspaceClient;
+  progress: ProgressReporter;
+  now(): number;
+  /** Waiter timing overrides (tests). */
+  waitTiming?: Partial<ObserverTiming>;
+}
+
+export interface ContextOptions {
+  /** @default process.env, read at each call */
+  env?: Readonly<Record<string, string | undefined>>;
+  config?: StackConfig;
+  /** Client options other than the connection (timeouts, retry). */
+  client?: Omit<ClientOptions, "baseUrl" | "workspace" | "apiKey">;
+  progress?: ProgressOptions;
+  waitTiming?: Partial<ObserverTiming>;
+  now?: () => number;
+}
+
+export interface ManagedContext extends ProviderContext {
+  /** Called by the provider's `configure` with the stack's configuration. */
+  configure(config: StackConfig): void;
+  /** Closes every client (tests; the provider process simply exits). */
+  close(): Promise<void>;
+}
+
+export function createContext(options: ContextOptions = {}): ManagedContext {
+  let config = options.config;
+  const clients = new Map<string, WorkspaceClient>();
+  return {
+    sources: () => ({ config, env: options.env ?? process.env }),
+    client(connection) {
+      // In memory only; the key is part of the cache key because two keys are two identities.
+      const key = `${connection.baseUrl}\n${connection.workspace}\n${connection.apiKey}`;
+      let client = clients.get(key);
+      if (!client) {
+        client = new WorkspaceClient({ ...options.client, ...connection });
+        clients.set(key, client);
+      }
+      return client;
+    },
+    progress: new ProgressReporter(options.progress),
+    now: options.now ?? (() => Date.now()),
+    waitTiming: options.waitTiming,
+    configure(c) {
+      config = c;
+    },
+    async close() {
+      const all = [...clients.values()];
+      clients.clear();
+      await Promise.all(all.map((c) => c.close()));
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { z } from "zod";
+import { formatPath } from "../../sdk/schemas";
+
+/** One failed field of `check`, in the shape `pulumi.dynamic.CheckFailure` has. */
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * Top-level keys whose values must not be printed. The engine prints a failure as
+ * `property <p> value {<inputs[p]>} has a problem: <reason>`, formatting the raw input value (a
+ * secret included), so a failure never names one of these keys exactly: it names the field inside
+ * (`credentials.password`) or no property at all, with the path in the reason. `config` (a
+ * template's) is not secret but may be 64 KB.
+ */
+const QUIET_KEYS = new Set(["credentials", "apiKey", "config"]);
+
+/** A failure at `path` (as the user writes it: `ports[0].port`) that is safe to show. */
+export function failureAt(path: ReadonlyArray<PropertyKey>, reason: string): Failure {
+  const property = formatPath(path);
+  if (path.length === 1 && QUIET_KEYS.has(String(path[0]))) return { property: "", reason: `${property}: ${reason}` };
+  return { property, reason };
+}
+
+export interface IssueFilter {
+  /** Top-level keys left out of validation because their value is not known yet: drop their issues. */
+  unknownKeys: ReadonlySet<string>;
+  /** Top-level keys whose issues are already reported (a later validation pass left them out). */
+  skipKeys?: ReadonlySet<string>;
+  /** Maps a path of the validated object to the path the user wrote (e.g. `id` → `workloadId`). */
+  rename?: Readonly<Record<string, string>>;
+  /** What to say after "unknown field": the fields that are allowed there. */
+  knownFields?: readonly string[];
+}
+
+/**
+ * Every zod issue as a failure naming its field and the fix. Issues about a field whose value is
+ * unknown are dropped, and so are cross-field rules (`custom` issues) whenever anything is
+ * unknown: the rule may involve the unknown field, and `check` runs again with every value known
+ * before anything is created.
+ */
+export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failure[] {
+  const failures: Failure[] = [];
+  const anyUnknown = filter.unknownKeys.size > 0;
+  for (const issue of error.issues) {
+    const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
+    for (const key of keys) {
+      const path: PropertyKey[] = key === undefined ? [...issue.path] : [...issue.path, key];
+      const top = path.length > 0 ? String(path[0]) : "";
+      if (filter.unknownKeys.has(top) || filter.skipKeys?.has(top)) continue;
+      if (issue.code === "custom" && anyUnknown) continue;
+      if (filter.rename?.[top] !== undefined) path[0] = filter.rename[top];
+      let reason = issue.message;
+      if (key !== undefined) {
+        reason =
+          path.length === 1 && filter.knownFields
+            ? `unknown field: remove it (the fields are ${filter.knownFields.join(", ")})`
+            : "unknown field: remove it";
+      } else if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
+        reason = "required: set it";
+      }
+      failures.push(failureAt(path, reason));
+    }
+  }
+  return failures;
+}
+
+export interface SchemaOutcome {
+  failures: Failure[];
+  /** Whether the schema's rules ran in some pass (zod skips them while a required field is missing or mistyped). */
+  rulesRan: boolean;
+}
+
+/**
+ * Zod stops before cross-field rules when a field already failed. To report every failure in one
+ * preview, the fields that failed are left out and the rest is validated again, a few times
+ * (the issues of a left-out field, such as "required", are not reported twice).
+ */
+export function schemaFailures(schema: z.ZodType, body: Record<string, unknown>, filter: IssueFilter): SchemaOutcome {
+  const failures: Failure[] = [];
+  let rulesRan = false;
+  const seen = new Set<string>();
+  const skipKeys = new Set<string>();
+  const current = { ...body };
+  for (let pass = 0; pass < 4; pass++) {
+    const parsed = schema.safeParse(current);
+    if (parsed.success) return { failures, rulesRan: true };
+    if (parsed.error.issues.some((i) => i.code === "custom")) rulesRan = true;
+    for (const f of issuesToFailures(parsed.error, { ...filter, skipKeys: new Set(skipKeys) })) {
+      // A rule of a nested object runs in every pass: report it once.
+      const key = `${f.property}\n${f.reason}`;
+      if (!seen.has(key)) failures.push(f);
+      seen.add(key);
+    }
+    const failedTop = new Set<string>();
+    for (const i of parsed.error.issues) {
+      if (i.code === "custom") continue;
+      if (i.code === "unrecognized_keys" && i.path.length === 0) i.keys.forEach((k) => failedTop.add(k));
+      else failedTop.add(String(i.path[0] ?? ""));
+    }
+    if (failedTop.size === 0) return { failures, rulesRan };
+    const removable = [...failedTop].filter((k) => k in current && !skipKeys.has(k));
+    if (removable.length === 0) break;
+    for (const k of removable) {
+      skipKeys.add(k);
+      delete current[k];
+    }
+  }
+  return { failures, rulesRan };
+}

@@ -1,0 +1,29 @@
+/**
+ * The implementation behind every resource of `pulumi-wws`, loaded by name in the dynamic
+ * provider process: the provider serialized into each resource's state is a stub that does
+ * `require("pulumi-wws/provider/dynamic").workload.<method>(…)` (see `provider/stub.ts`). Keep the
+ * names `workload` and `template` and their methods stable: every stack's state refers to them.
+ */
+import { createContext } from "./context";
+import { createTemplateProvider } from "./template";
+import { createWorkloadProvider } from "./workload";
+
+/** One context per provider process: stack config from `configure`, clients, progress output. */
+const context = createContext();
+
+export const workload = createWorkloadProvider(context);
+export const template = createTemplateProvider(context);
+
+export { createContext, type ContextOptions, type ManagedContext, type ProviderContext } from "./context";
+export { createWorkloadProvider } from "./workload";
+export { createTemplateProvider } from "./template";
+export { checkWorkload } from "./check-workload";
+export { checkTemplate } from "./check-template";
+export { diffWorkload, classifyWorkloadChanges, type DiffResult, type WorkloadChanges } from "./diff-workload";
+export { CONNECTION_SETTINGS, missingSettingMessage, resolveConnection, type Connection, type StackConfig } from "./connection";
+export { ResourceInitError } from "./init-error";
+export { ProgressReporter, DEFAULT_PROGRESS_OPTIONS, type ProgressOptions } from "./progress";
+export { UNKNOWN } from "./unknown";
+export { DEFAULT_OPTIONS } from "./props";
+export type { ProviderImpl } from "./types";
+export type { Failure } from "./failures";

@@ -1,0 +1,100 @@
+import type { CreateBody, WorkloadType } from "../../sdk/schemas";
+
+/**
+ * The property bag of a workload as the dynamic provider sees it (inputs after `check`, and
+ * outputs in state): flat, so that a failure or a diff names the field the user wrote.
+ *
+ *   workloadId, type                 identity (with the workspace)
+ *   <spec fields>                    cpus, memory, image, engine, … : every other key
+ *   credentials                      write-only login (a Pulumi secret)
+ *   workspace, baseUrl, apiKey       connection (apiKey only when given as an argument; a secret)
+ *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, restartTrigger, adopt   options
+ *   phase, message, … (OUTPUT_KEYS)  what the service reports; outputs only
+ */
+export type Props = Record<string, unknown>;
+
+export const IDENTITY_KEYS = ["workloadId", "type"] as const;
+export const CONNECTION_KEYS = ["workspace", "baseUrl", "apiKey"] as const;
+export const OPTION_KEYS = ["waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "restartTrigger", "adopt"] as const;
+export const OUTPUT_KEYS = [
+  "phase",
+  "message",
+  "restartCount",
+  "endpoint",
+  "adminUrl",
+  "adminReady",
+  "connectionUri",
+  "generation",
+  "observedGeneration",
+] as const;
+/** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
+export const PROVIDER_KEY = "__provider";
+
+const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", PROVIDER_KEY]);
+
+/** The spec fields of `props`: everything that is not identity, credentials, connection, option or output. */
+export function specFields(props: Props): Props {
+  const spec: Props = {};
+  for (const [k, v] of Object.entries(props)) if (!NOT_SPEC.has(k) && v !== undefined && v !== null) spec[k] = v;
+  return spec;
+}
+
+/** The keys a user sets (everything but outputs and `__provider`). */
+export function inputKeys(props: Props): string[] {
+  return Object.keys(props).filter((k) => k !== PROVIDER_KEY && !(OUTPUT_KEYS as readonly string[]).includes(k));
+}
+
+/** `props` without the outputs: what the next diff compares against. */
+export function inputsOf(props: Props): Props {
+  const out: Props = {};
+  for (const k of inputKeys(props)) out[k] = props[k];
+  return out;
+}
+
+/** The upsert body: `{id, ...spec, credentials?}`. */
+export function bodyOf(props: Props): CreateBody {
+  const body: Props = { id: props.workloadId, ...specFields(props) };
+  if (props.credentials !== undefined && props.credentials !== null) body.credentials = props.credentials;
+  return body as unknown as CreateBody;
+}
+
+export const DEFAULT_OPTIONS = Object.freeze({
+  waitForReady: true,
+  /** The dynamic provider host ignores `customTimeouts`, so the wait has its own. */
+  readyTimeoutSeconds: 600, // 10 min
+  waitForAdminConsole: false,
+  adopt: false,
+});
+
+export interface WorkloadOptions {
+  waitForReady: boolean;
+  readyTimeoutMs: number;
+  waitForAdminConsole: boolean;
+  adopt: boolean;
+}
+
+/** The options of `props`, defaults merged in one place. */
+export function optionsOf(props: Props): WorkloadOptions {
+  const bool = (v: unknown, d: boolean): boolean => (typeof v === "boolean" ? v : d);
+  const seconds = typeof props.readyTimeoutSeconds === "number" && props.readyTimeoutSeconds > 0 ? props.readyTimeoutSeconds : DEFAULT_OPTIONS.readyTimeoutSeconds;
+  return {
+    waitForReady: bool(props.waitForReady, DEFAULT_OPTIONS.waitForReady),
+    readyTimeoutMs: Math.round(seconds * 1000),
+    // Only a database with an admin console has one to wait for.
+    waitForAdminConsole: bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
+    adopt: bool(props.adopt, DEFAULT_OPTIONS.adopt),
+  };
+}
+
+export function workloadIdOf(props: Props): string {
+  return String(props.workloadId);
+}
+
+export function typeOf(props: Props): WorkloadType {
+  return props.type as WorkloadType;
+}
+
+/** `vm-ubuntu web` */
+export function describeWorkload(props: Props): string {
+  return `${String(props.type ?? "workload")} ${String(props.workloadId)}`;
+}

@@ -1,0 +1,109 @@
+import { NotFoundError, type Template, type TemplateCreate } from "../../sdk";
+import { checkTemplate, TEMPLATE_FIELDS } from "./check-template";
+import { requireConnection } from "./connection";
+import type { ManagedContext } from "./context";
+import { sameValue } from "./equal";
+import { guarded, secretsOf } from "./errors";
+import { formatId, parseId } from "./ids";
+import { PROVIDER_KEY, type Props } from "./props";
+import type { ProviderImpl } from "./types";
+
+/** Outputs only: what the service assigns. */
+const TEMPLATE_OUTPUTS = ["templateId", "createdAt"];
+/** There is no template update: any of these changed means a new template. */
+const TEMPLATE_REPLACE_KEYS = [...TEMPLATE_FIELDS, "workspace"];
+
+function bodyOf(props: Props): TemplateCreate {
+  const body: Props = {};
+  for (const k of TEMPLATE_FIELDS) if (props[k] !== undefined && props[k] !== null) body[k] = props[k];
+  return body as unknown as TemplateCreate;
+}
+
+function live(props: Props, t: Template): Props {
+  const out: Props = { ...props, templateId: t.id, name: t.name, kind: t.kind, config: t.config, createdAt: t.createdAt };
+  if (t.description !== undefined) out.description = t.description;
+  else delete out.description;
+  return out;
+}
+
+/**
+ * The dynamic provider of `Template`. Templates have server-generated ids and no update: any
+ * change of a template field (or of the workspace) is a replacement, created before the old one
+ * is deleted (the new id cannot collide). Connection changes are recorded without a request.
+ */
+export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
+  return {
+    async configure(req) {
+      ctx.configure(req.config);
+    },
+
+    async check(_olds, news) {
+      return guarded(() => secretsOf(news), async () => checkTemplate(news, ctx.sources()));
+    },
+
+    async diff(_id, olds, news) {
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+        .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_OUTPUTS.includes(k))
+        .filter((k) => !sameValue(olds[k], news[k]))
+        .sort();
+      const replaces = changed.filter((k) => TEMPLATE_REPLACE_KEYS.includes(k));
+      return { changes: changed.length > 0, replaces, stables: replaces.length > 0 ? [] : ["templateId", "createdAt"], deleteBeforeReplace: false };
+    },
+
+    async create(inputs) {
+      return guarded(
+        () => secretsOf(inputs),
+        async () => {
+          const conn = requireConnection(inputs, ctx.sources());
+          const t = await ctx.client(conn).createTemplate(bodyOf(inputs));
+          // The declared config is kept (the service strips only passwords, which check refuses).
+          const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
+          return { id: formatId(conn.workspace, t.id), outs };
+        },
+      );
+    },
+
+    async read(id, props = {}) {
+      const { workspace, id: templateId } = parseId(id, "template");
+      const base: Props = { ...props, workspace };
+      return guarded(
+        () => secretsOf(base),
+        async () => {
+          const conn = requireConnection(base, ctx.sources());
+          let t: Template;
+          try {
+            t = await ctx.client(conn).getTemplate(templateId);
+          } catch (err) {
+            if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
+            throw err;
+          }
+          const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
+          const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUTS.includes(k) && k !== PROVIDER_KEY));
+          return { id, props: outs, inputs };
+        },
+      );
+    },
+
+    async update(_id, olds, news) {
+      // Only connection settings reach here (every template field replaces): nothing to send.
+      const conn = requireConnection(news, ctx.sources());
+      return { outs: { ...news, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: olds.templateId, createdAt: olds.createdAt } };
+    },
+
+    async delete(id, props) {
+      const { workspace, id: templateId } = parseId(id, "template");
+      const base: Props = { ...props, workspace };
+      await guarded(
+        () => secretsOf(base),
+        async () => {
+          const conn = requireConnection(base, ctx.sources());
+          try {
+            await ctx.client(conn).deleteTemplate(templateId);
+          } catch (err) {
+            if (!(err instanceof NotFoundError)) throw err; // 404: already gone
+          }
+        },
+      );
+    },
+  };
+}

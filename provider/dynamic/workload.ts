@@ -1,0 +1,169 @@
+import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { requireConnection } from "./connection";
+import { checkWorkload } from "./check-workload";
+import type { ManagedContext } from "./context";
+import { classifyWorkloadChanges, diffWorkload } from "./diff-workload";
+import { guarded, secretsOf } from "./errors";
+import { formatId, parseId } from "./ids";
+import { ResourceInitError } from "./init-error";
+import { recordedReady, withStatus } from "./outputs";
+import { OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
+import type { ProviderImpl } from "./types";
+import { awaitWorkload } from "./wait";
+
+/** The status a failed wait saw last, when the error carries it. */
+function lastStatusOf(err: unknown): WorkloadStatus | undefined {
+  if (err instanceof ReadinessTimeoutError) return err.lastStatus;
+  if (err instanceof WorkloadFailedError) return err.status;
+  return undefined;
+}
+
+async function statusOrUndefined(client: WorkspaceClient, id: string): Promise<WorkloadStatus | undefined> {
+  try {
+    return await client.getStatus(id);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+function alreadyExists(workspace: string, id: string, status: WorkloadStatus): Error {
+  return new Error(
+    `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}); ` +
+      `Pulumi takes over a workload it did not create only when asked: set \`adopt: true\` on the resource (its spec then replaces the live one), ` +
+      `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175)`,
+  );
+}
+
+/**
+ * The dynamic provider of every workload resource (`Workload`, `VirtualMachine`, `Pod`,
+ * `Browser`, `Controller`, `Database`). See `diff-workload.ts` for what each change does.
+ */
+export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
+  /** Waits for readiness after an accepted request; a failed wait keeps the resource, with init errors. */
+  async function settle(client: WorkspaceClient, resourceId: string, props: Props, what: string, since?: { previous?: WorkloadStatus; requestedAt: number }): Promise<Props> {
+    try {
+      const status = optionsOf(props).waitForReady ? await awaitWorkload(ctx, client, props, "ready", since) : await client.getStatus(workloadIdOf(props));
+      return withStatus(props, status);
+    } catch (err) {
+      const last = lastStatusOf(err) ?? (await statusOrUndefined(client, workloadIdOf(props)).catch(() => undefined));
+      const why = err instanceof Error ? err.message : String(err);
+      throw new ResourceInitError(
+        `${describeWorkload(props)} was ${what} but did not become ready: ${why}. It stays in the stack; the next \`pulumi up\` waits for it again.`,
+        resourceId,
+        withStatus(props, last),
+      );
+    }
+  }
+
+  return {
+    async configure(req) {
+      ctx.configure(req.config);
+    },
+
+    async check(olds, news) {
+      return guarded(() => secretsOf(news), async () => checkWorkload(olds, news, ctx.sources()));
+    },
+
+    async diff(_id, olds, news) {
+      return diffWorkload(olds, news);
+    },
+
+    async create(inputs) {
+      return guarded(
+        () => secretsOf(inputs),
+        async () => {
+          const conn = requireConnection(inputs, ctx.sources());
+          const client = ctx.client(conn);
+          const props: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl };
+          const id = workloadIdOf(props);
+          const resourceId = formatId(conn.workspace, id);
+          // Refuse to take over silently: an existing id is somebody's workload.
+          const previous = await statusOrUndefined(client, id);
+          if (previous && !optionsOf(props).adopt) throw alreadyExists(conn.workspace, id, previous);
+          const requestedAt = ctx.now();
+          await client.upsertWorkload(typeOf(props), bodyOf(props));
+          // Accepted: from here on the workload exists, and no failure may drop it from the stack.
+          const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", previous ? { previous, requestedAt } : undefined);
+          return { id: resourceId, outs };
+        },
+      );
+    },
+
+    async read(id, props = {}) {
+      const { workspace, id: workloadId } = parseId(id, "workload");
+      const base: Props = { ...props, workspace, workloadId };
+      return guarded(
+        () => secretsOf(base),
+        async () => {
+          const conn = requireConnection(base, ctx.sources());
+          const client = ctx.client(conn);
+          const status = await statusOrUndefined(client, workloadId);
+          // Gone: an empty id drops the resource from the stack.
+          if (status === undefined) return { id: "" };
+          const entry = (await client.getSpec()).workloads.find((w) => w.id === workloadId);
+          const oldSpec = specFields(base);
+          const kept: Props = {};
+          for (const [k, v] of Object.entries(base)) if (!(k in oldSpec)) kept[k] = v;
+          const live: Props = { ...kept, workspace, baseUrl: conn.baseUrl, workloadId, type: entry?.type ?? status.type ?? base.type, ...(entry ? entry.spec : oldSpec) };
+          const outs = withStatus(live, status);
+          // Live inputs: the next diff compares the program against what runs, not what was last applied.
+          return { id, props: outs, inputs: inputsOf(outs) };
+        },
+      );
+    },
+
+    async update(id, olds, news) {
+      return guarded(
+        () => [...secretsOf(olds), ...secretsOf(news)],
+        async () => {
+          const changes = classifyWorkloadChanges(olds, news);
+          const conn = requireConnection(news, ctx.sources());
+          const props: Props = { ...news, workspace: conn.workspace, baseUrl: conn.baseUrl };
+          const workloadId = workloadIdOf(props);
+          if (changes.updates.length === 0 && !changes.restart) {
+            // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
+            if (!optionsOf(props).waitForReady || recordedReady(olds, props)) return { outs: withStatus(props, statusFromOutputs(olds)) };
+            return { outs: await settle(ctx.client(conn), id, props, "accepted earlier") };
+          }
+          const client = ctx.client(conn);
+          const previous = await statusOrUndefined(client, workloadId);
+          if (previous === undefined || previous.phase === "Deleting") {
+            const what = previous === undefined ? "no longer exists" : "is being deleted";
+            throw new Error(`${describeWorkload(props)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+          }
+          const requestedAt = ctx.now();
+          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(props));
+          if (changes.restart) await client.restartWorkload(workloadId);
+          return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", { previous, requestedAt }) };
+        },
+      );
+    },
+
+    async delete(id, props) {
+      const { workspace, id: workloadId } = parseId(id, "workload");
+      const base: Props = { ...props, workspace, workloadId };
+      await guarded(
+        () => secretsOf(base),
+        async () => {
+          const conn = requireConnection(base, ctx.sources());
+          const client = ctx.client(conn);
+          try {
+            await client.deleteWorkload(workloadId);
+          } catch (err) {
+            if (err instanceof NotFoundError) return; // already gone
+            throw err;
+          }
+          // Gone means /status answers 404: only then is the id free for a replacement.
+          await awaitWorkload(ctx, client, base, "gone");
+        },
+      );
+    },
+  };
+}
+
+/** The status record the outputs of a state describe (for an update that sends nothing). */
+function statusFromOutputs(olds: Props): WorkloadStatus | undefined {
+  if (typeof olds.phase !== "string") return undefined;
+  return Object.fromEntries(OUTPUT_KEYS.filter((k) => olds[k] !== undefined && k !== "connectionUri").map((k) => [k, olds[k]])) as WorkloadStatus;
+}

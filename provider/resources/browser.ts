@@ -1,0 +1,17 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+
+export interface BrowserArgs extends WorkloadCommonArgs {
+  /** CPU: millicores `<N>m` (e.g. `500m`) or whole cores `<N>`. */
+  cpu?: pulumi.Input<string>;
+  /** Memory: `<N>Mi`, `<N>Gi` or `<N>Ti`, e.g. `2Gi`. */
+  memory?: pulumi.Input<string>;
+}
+
+/** A headless Chromium (`browser`). */
+export class Browser extends WorkloadResource {
+  constructor(name: string, args: BrowserArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    const { cpu, memory } = args;
+    super("Browser", name, "browser", { cpu, memory }, args, opts);
+  }
+}

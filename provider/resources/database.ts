@@ -1,0 +1,59 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { CredentialsArgs } from "./inputs";
+import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+
+export interface BackupArgs {
+  /** Take backups. Postgres only. */
+  enabled: pulumi.Input<boolean>;
+  /** When, e.g. a cron expression. */
+  schedule?: pulumi.Input<string>;
+  /** How long backups are kept, 1-3650 days. */
+  retentionDays?: pulumi.Input<number>;
+}
+
+export interface DatabaseArgs extends WorkloadCommonArgs {
+  /** `postgres` or `redis`. Changing it replaces the database (deleted first: the id is reused; its data is lost). */
+  engine: pulumi.Input<"postgres" | "redis">;
+  /** The engine version. */
+  version?: pulumi.Input<string>;
+  /** Instances: 1, 2 or 3. */
+  instances?: pulumi.Input<1 | 2 | 3>;
+  /** Disk size: `<N>Mi`, `<N>Gi` or `<N>Ti`. */
+  storageSize?: pulumi.Input<string>;
+  /** CPU: millicores `<N>m` or whole cores `<N>`. */
+  cpu?: pulumi.Input<string>;
+  /** Memory: `<N>Mi`, `<N>Gi` or `<N>Ti`. */
+  memory?: pulumi.Input<string>;
+  /** TLS between clients and the database. */
+  tls?: pulumi.Input<boolean>;
+  /**
+   * Attach a web admin console at `https://<id>-admin-<workspace>.<domain>` (login `admin` plus the
+   * database password). Its URL and readiness are the outputs `adminUrl` and `adminReady`.
+   */
+  adminConsole?: pulumi.Input<boolean>;
+  /**
+   * External exposure. When exposed, the endpoint is TLS with SNI routing at
+   * `<id>.<workspace>.<domain>`: postgres on 5432 (`sslmode=require`), redis on 6380.
+   */
+  network?: pulumi.Input<{ exposed: pulumi.Input<boolean> }>;
+  /**
+   * The application login: `password` required (1-1024 characters), `username` defaults to `app`.
+   * Set once: a change replaces the database (its data is lost). Write-only, a Pulumi secret.
+   */
+  credentials: pulumi.Input<CredentialsArgs>;
+  /** Backups (postgres only). */
+  backup?: pulumi.Input<BackupArgs>;
+  /** With `adminConsole: true`: also wait until the admin console is ready. @default false */
+  waitForAdminConsole?: pulumi.Input<boolean>;
+}
+
+/** A managed database (`storage`): postgres or redis. */
+export class Database extends WorkloadResource {
+  /** How to connect, without the password: `postgresql://app@<endpoint>/postgres?sslmode=require` or `rediss://app@<endpoint>`; set when exposed. */
+  declare readonly connectionUri: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
+    const { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup } = args;
+    super("Database", name, "storage", { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup }, args, opts);
+  }
+}

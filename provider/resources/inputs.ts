@@ -1,0 +1,84 @@
+import * as pulumi from "@pulumi/pulumi";
+import { Workspace } from "./workspace";
+
+/** A login. Write-only: set on create, stored by the service as a secret, never returned. */
+export interface CredentialsArgs {
+  /** The user name. For a database it defaults to `app`. */
+  username?: pulumi.Input<string>;
+  /** The password: 1 to 1024 characters. */
+  password: pulumi.Input<string>;
+}
+
+/** Where and how to reach the service. Each setting: this argument → stack config → environment. */
+export interface ConnectionArgs {
+  /**
+   * The workspace: a `Workspace` (the resource becomes its child unless `parent` is set, and takes
+   * its base URL and API key unless set here) or a workspace name (a DNS label). When omitted:
+   * stack config `wws:workspace`, then `WWS_WORKSPACE`. Changing it replaces the resource.
+   */
+  workspace?: pulumi.Input<string> | Workspace;
+  /** `http(s)://host[:port]` of the service. When omitted: stack config `wws:baseUrl`, then `WWS_BASE_URL`. Changing it sends nothing. */
+  baseUrl?: pulumi.Input<string>;
+  /**
+   * The workspace's API key; stored as a Pulumi secret even when given as a plain string. When
+   * omitted: stack config `wws:apiKey` (a secret), then `WWS_API_KEY`; those never enter the state.
+   */
+  apiKey?: pulumi.Input<string>;
+}
+
+/** How `pulumi up` waits, restarts and adopts. None of these is sent to the service. */
+export interface WaitArgs {
+  /**
+   * The id of the workload in its workspace: a DNS label (it becomes a host name). Changing it
+   * replaces the workload. @default the resource name
+   */
+  workloadId?: pulumi.Input<string>;
+  /** Wait for the workload to be ready (Running, the latest generation observed) on create and update. @default true */
+  waitForReady?: pulumi.Input<boolean>;
+  /**
+   * Give up waiting after this many seconds; the workload stays in the stack (with the error) and
+   * the next `pulumi up` waits again. The dynamic provider ignores `customTimeouts`, hence this. @default 600
+   */
+  readyTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Any change of this value from one value to another restarts the workload (a restart call, then
+   * a wait); nothing else is sent. Setting it the first time, or removing it, does not restart.
+   */
+  restartTrigger?: pulumi.Input<string | number>;
+  /**
+   * Take over a workload that already exists with this id (otherwise `create` refuses it): its
+   * spec becomes this resource's. The alternative is the `import` resource option with id
+   * `<workspace>/<workloadId>`. @default false
+   */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/** Properties and options every resource of the package shares. */
+export function connectionProps<O extends pulumi.CustomResourceOptions>(
+  args: ConnectionArgs,
+  opts: O | undefined,
+): { props: Record<string, pulumi.Input<unknown> | undefined>; opts: O } {
+  let workspace: pulumi.Input<string> | undefined;
+  let { baseUrl, apiKey } = args;
+  let parent = opts?.parent;
+  if (Workspace.isInstance(args.workspace)) {
+    const ws = args.workspace;
+    workspace = ws.connection.name;
+    baseUrl ??= ws.connection.baseUrl;
+    apiKey ??= ws.connection.apiKey;
+    parent ??= ws;
+  } else {
+    workspace = args.workspace;
+  }
+  // Secrets on the way in, whatever the user passed; the engine keeps them secret in state.
+  const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), "apiKey", "credentials"])];
+  return {
+    props: { workspace, baseUrl, apiKey: apiKey === undefined ? undefined : pulumi.secret(apiKey) },
+    opts: { ...(opts ?? ({} as O)), parent, additionalSecretOutputs },
+  };
+}
+
+/** `credentials` as a secret, or undefined. */
+export function secretCredentials(credentials: pulumi.Input<CredentialsArgs> | undefined): pulumi.Output<unknown> | undefined {
+  return credentials === undefined ? undefined : pulumi.secret(credentials);
+}

@@ -1,0 +1,50 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { WorkloadType } from "../../sdk/schemas";
+import { templateProvider } from "../stub";
+import { connectionProps, type ConnectionArgs } from "./inputs";
+
+export interface TemplateArgs extends ConnectionArgs {
+  /** The template's name (1-200 characters). */
+  name: pulumi.Input<string>;
+  /** What it is for (at most 2000 characters). */
+  description?: pulumi.Input<string>;
+  /** The workload type the template is a blueprint of. */
+  kind: pulumi.Input<WorkloadType>;
+  /**
+   * The blueprint: the kind's spec under its spec key, `vm` for the three VM kinds, else the kind
+   * itself (e.g. `{browser: {aiAgent: {enabled: true}}}`). At most 64 KB serialized. No passwords:
+   * the service strips them, so they are refused at preview; credentials belong to the workload.
+   */
+  config: pulumi.Input<Record<string, unknown>>;
+}
+
+/**
+ * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
+ * `config` or the workspace creates a new template, then deletes the old one.
+ */
+export class Template extends pulumi.dynamic.Resource {
+  /** The service-generated id, `tpl_<hex>`. */
+  declare readonly templateId: pulumi.Output<string>;
+  declare readonly workspace: pulumi.Output<string>;
+  declare readonly baseUrl: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  declare readonly kind: pulumi.Output<WorkloadType>;
+  declare readonly config: pulumi.Output<Record<string, unknown>>;
+  /** When the service saved it (ISO 8601). */
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    const connection = connectionProps(args, opts);
+    const props: pulumi.Inputs = {
+      name: args.name,
+      description: args.description,
+      kind: args.kind,
+      config: args.config,
+      ...connection.props,
+      templateId: undefined,
+      createdAt: undefined,
+    };
+    super(templateProvider, name, props, connection.opts, "wws", "Template");
+  }
+}

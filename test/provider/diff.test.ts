@@ -1,0 +1,91 @@
+import { UNKNOWN, createContext, createTemplateProvider, diffWorkload } from "../../provider/dynamic";
+
+const PASSWORD = "diff-Pass-Word-1";
+/** Last outputs of a VM in state: inputs plus what the service reported. */
+const vmState = {
+  workloadId: "web",
+  type: "vm-ubuntu",
+  cpus: 2,
+  credentials: { password: PASSWORD },
+  workspace: "demo",
+  baseUrl: "http://127.0.0.1:1",
+  restartTrigger: "a",
+  phase: "Running",
+  generation: 1,
+  observedGeneration: 1,
+  __provider: "stub",
+};
+/** The same resource's checked inputs: the state without the service's outputs. */
+const without = (o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const vmNews = (): Record<string, unknown> => ({ ...without(vmState, "phase", "generation", "observedGeneration"), __provider: "another stub" });
+const dbState = { workloadId: "db", type: "storage", engine: "postgres", credentials: { password: PASSWORD }, workspace: "demo", baseUrl: "http://x", phase: "Running" };
+
+describe("diffWorkload", () => {
+  it.each([
+    // [what changes, news over the VM, replaces, deleteBeforeReplace]
+    ["nothing (a new __provider text included)", {}, false, [], false],
+    ["the workspace", { workspace: "prod" }, true, ["workspace"], false],
+    ["the workload id", { workloadId: "web-2" }, true, ["workloadId"], false],
+    ["the type (os)", { type: "vm-windows" }, true, ["type"], true],
+    ["the workspace and the type", { workspace: "prod", type: "vm-windows" }, true, ["type", "workspace"], false],
+    ["a spec field", { cpus: 4 }, true, [], false],
+    ["a new spec field", { memory: "8Gi" }, true, [], false],
+    ["VM credentials", { credentials: { password: "new-Pass-2" } }, true, [], false],
+    ["the restart trigger", { restartTrigger: "b" }, true, [], false],
+    ["a wait option", { readyTimeoutSeconds: 60, waitForReady: false }, true, [], false],
+    ["the base URL and API key", { baseUrl: "http://other", apiKey: "k-123456" }, true, [], false],
+    ["adopt", { adopt: true }, true, [], false],
+    ["an unknown id (preview)", { workloadId: UNKNOWN }, true, ["workloadId"], false],
+    ["an unknown spec field (preview)", { cpus: UNKNOWN }, true, [], false],
+  ])("should diff %s", (_what, over, changes, replaces, deleteBeforeReplace) => {
+    const d = diffWorkload(vmState, { ...vmNews(), ...over });
+    expect(d).toMatchObject({ changes, replaces, deleteBeforeReplace });
+  });
+
+  it.each([
+    ["the engine", { engine: "redis" }, ["engine"]],
+    ["the credentials (set once)", { credentials: { password: "other-Pass-3" } }, ["credentials"]],
+    ["the username", { credentials: { username: "admin", password: PASSWORD } }, ["credentials"]],
+  ])("should replace a database, freeing its id first, when %s changes", (_what, over, replaces) => {
+    expect(diffWorkload(dbState, { ...without(dbState, "phase"), ...over })).toEqual({ changes: true, replaces, stables: [], deleteBeforeReplace: true });
+  });
+
+  it("should update a database in place for any other field, and keep equal secrets unchanged", () => {
+    const inputs = without(dbState, "phase");
+    expect(diffWorkload(dbState, { ...inputs, credentials: { password: PASSWORD } })).toMatchObject({ changes: false, replaces: [] });
+    expect(diffWorkload(dbState, { ...inputs, adminConsole: true })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("should not replace a database whose state has no credentials (adopted), sending them instead", () => {
+    const state = without(dbState, "credentials");
+    expect(diffWorkload(state, { ...without(state, "phase"), credentials: { password: PASSWORD } })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("should ask for an update that waits again when the last wait did not finish, unless waiting is off", () => {
+    const kept = { ...vmState, phase: "Pending", observedGeneration: 0 };
+    expect(diffWorkload(kept, vmNews())).toMatchObject({ changes: true, replaces: [] });
+    expect(diffWorkload({ ...vmState, phase: "Failed" }, vmNews())).toMatchObject({ changes: true, replaces: [] });
+    expect(diffWorkload({ ...kept, waitForReady: false }, { ...vmNews(), waitForReady: false })).toMatchObject({ changes: false });
+  });
+
+  it("should not restart when a restart trigger is only added or removed", () => {
+    expect(diffWorkload(vmState, without(vmNews(), "restartTrigger"))).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("template diff", () => {
+  const provider = createTemplateProvider(createContext({ env: {} }));
+  const state = { name: "t", kind: "pod", config: { pod: { image: "nginx" } }, workspace: "demo", baseUrl: "http://x", templateId: "tpl_1", createdAt: "2026-01-01T00:00:00Z", __provider: "s" };
+  const news = { name: "t", kind: "pod", config: { pod: { image: "nginx" } }, workspace: "demo", baseUrl: "http://x", __provider: "s2" };
+
+  it.each([
+    ["nothing", {}, false, []],
+    ["the name", { name: "u" }, true, ["name"]],
+    ["the description", { description: "d" }, true, ["description"]],
+    ["the kind and config", { kind: "browser", config: { browser: {} } }, true, ["config", "kind"]],
+    ["the workspace", { workspace: "prod" }, true, ["workspace"]],
+    ["the base URL only", { baseUrl: "http://y" }, true, []],
+  ])("should diff %s", async (_what, over, changes, replaces) => {
+    expect(await provider.diff("demo/tpl_1", state, { ...news, ...over })).toMatchObject({ changes, replaces, deleteBeforeReplace: false });
+  });
+});

@@ -1,0 +1,85 @@
+import { ControlClient, startService, type RunningService } from "../../server";
+import { createContext, createTemplateProvider, createWorkloadProvider, type ManagedContext, type ProviderImpl } from "../../provider/dynamic";
+
+export const KEY = "prov-Key-demo-6d2e41";
+export const OTHER_KEY = "prov-Key-other-77a1c0";
+export const PASSWORD = "prov-Pass-Word-3f9b2";
+export const CONTROL_TOKEN = "t";
+/** Stands in for the serialized provider the host puts into every property bag. */
+export const STUB = "exports.handler = __f0; /* stub */";
+
+type Props = Record<string, unknown>;
+
+export interface Harness {
+  svc: RunningService;
+  ctl: ControlClient;
+  ctx: ManagedContext;
+  workload: ProviderImpl;
+  template: ProviderImpl;
+  /** Every progress line written. */
+  lines: string[];
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The real local service on a free port, and provider implementations wired to it through the environment. */
+export async function startHarness(): Promise<Harness> {
+  const svc = await startService({ port: 0, keys: { demo: KEY, other: OTHER_KEY }, reconcileMs: 20, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN });
+  const env = { WWS_BASE_URL: svc.url, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY };
+  const lines: string[] = [];
+  const ctx = createContext({ env, progress: { write: (l) => lines.push(l) }, waitTiming: { pollMinMs: 20, pollMaxMs: 200, safetyPollMs: 500 } });
+  return {
+    svc,
+    ctl: new ControlClient(svc.url, CONTROL_TOKEN),
+    ctx,
+    workload: createWorkloadProvider(ctx),
+    template: createTemplateProvider(ctx),
+    lines,
+    env,
+    close: async () => {
+      await ctx.close();
+      await svc.close();
+    },
+  };
+}
+
+let n = 0;
+export function uid(prefix: string): string {
+  return `${prefix}-${process.pid % 10000}-${++n}`;
+}
+
+/** What the engine does for a new resource: `check` (failures stop it), then `create` with the checked inputs. */
+export async function up(provider: ProviderImpl, news: Props): Promise<{ id: string; outs: Props }> {
+  const checked = await provider.check({}, news);
+  if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+  return provider.create({ ...checked.inputs, __provider: STUB });
+}
+
+/** What the engine does for an existing resource: `check` against the old inputs, `diff`, and `update` when there are changes. */
+export async function change(provider: ProviderImpl, id: string, state: Props, news: Props): Promise<{ diff: Awaited<ReturnType<ProviderImpl["diff"]>>; outs?: Props }> {
+  const oldInputs = Object.fromEntries(Object.entries(state).filter(([k]) => !["phase", "message", "restartCount", "endpoint", "adminUrl", "adminReady", "connectionUri", "generation", "observedGeneration"].includes(k)));
+  const checked = await provider.check(oldInputs, news);
+  if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+  const inputs = { ...checked.inputs, __provider: STUB };
+  const diff = await provider.diff(id, state, inputs);
+  if (!diff.changes) return { diff };
+  if ((diff.replaces ?? []).length > 0) return { diff };
+  return { diff, ...(await provider.update(id, state, inputs)) };
+}
+
+/** Everything in `outs` but the `credentials` key (which the engine keeps as a secret). */
+export function withoutCredentials(outs: Props): Props {
+  const { credentials, ...rest } = outs;
+  void credentials;
+  return rest;
+}
+
+/**
+ * Requests per route since the last counter reset, but the event stream's: a stream is counted
+ * when it closes, which happens after the wait that opened it, so it says nothing about the step
+ * under test.
+ */
+export async function apiRequests(h: Harness): Promise<Record<string, number>> {
+  const byRoute = (await h.ctl.counters()).requests.byRoute;
+  return Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.endsWith("/events/stream")));
+}

@@ -1,0 +1,135 @@
+import { WorkspaceClient } from "../../sdk";
+import { KEY, PASSWORD, STUB, apiRequests, change, startHarness, uid, up, withoutCredentials, type Harness } from "./harness";
+
+const CREATE_ROUTE = "POST /v1/tenants/:name/workloads/:type";
+const RESTART_ROUTE = "POST /v1/tenants/:name/workloads/:id/restart";
+
+describe("workload provider against the local service", () => {
+  let h: Harness;
+  let client: WorkspaceClient;
+  beforeAll(async () => {
+    h = await startHarness();
+    client = new WorkspaceClient({ baseUrl: h.svc.url, workspace: "demo", apiKey: KEY });
+  });
+  afterAll(async () => {
+    await client.close();
+    await h.close();
+  });
+  beforeEach(() => h.ctl.resetCounters());
+
+  const vm = (id: string, extra: Record<string, unknown> = {}) => ({ workloadId: id, type: "vm-ubuntu", cpus: 2, credentials: { password: PASSWORD }, ...extra });
+
+  it("should create a VM, wait until it is ready and report it, the password in no output but the secret credentials", async () => {
+    const id = uid("vm");
+    const { id: resourceId, outs } = await up(h.workload, vm(id));
+    expect(resourceId).toBe(`demo/${id}`);
+    expect(outs).toMatchObject({ workloadId: id, workspace: "demo", baseUrl: h.svc.url, type: "vm-ubuntu", phase: "Running", generation: 1, observedGeneration: 1, restartCount: 0, __provider: STUB });
+    expect(JSON.stringify(withoutCredentials(outs))).not.toContain(PASSWORD);
+    expect(outs).not.toHaveProperty("apiKey");
+    expect(h.lines).toContain(`wws: waiting up to 600 s for vm-ubuntu ${id} in workspace demo to be ready`);
+    expect(h.lines.some((l) => l.startsWith(`wws: vm-ubuntu ${id} in workspace demo: Running after`))).toBe(true);
+    expect(h.lines.join("\n")).not.toContain(PASSWORD);
+  });
+
+  it("should refuse an id that exists already, saying how to adopt it, and send nothing", async () => {
+    const id = uid("taken");
+    await client.upsertWorkload("pod", { id, image: "nginx" });
+    await h.ctl.resetCounters();
+    await expect(up(h.workload, { workloadId: id, type: "pod", image: "nginx" })).rejects.toThrow(
+      new RegExp(`workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*\`adopt: true\`.*\`import: "demo/${id}"\``),
+    );
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+  });
+
+  it("should adopt an existing workload when asked, making the resource's spec the live one", async () => {
+    const id = uid("adopt");
+    await client.upsertWorkload("pod", { id, image: "nginx" });
+    const { outs } = await up(h.workload, { workloadId: id, type: "pod", image: "nginx:1.27", adopt: true });
+    expect(outs).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2 });
+    expect((await client.getSpec()).workloads.find((w) => w.id === id)?.spec).toEqual({ image: "nginx:1.27" });
+  });
+
+  it("should update a spec field in place with one upsert, then wait for the new generation", async () => {
+    const id = uid("upd");
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    await h.ctl.resetCounters();
+    const next = await change(h.workload, rid, outs, vm(id, { cpus: 4 }));
+    expect(next.diff).toMatchObject({ changes: true, replaces: [] });
+    expect(next.outs).toMatchObject({ cpus: 4, phase: "Running", generation: 2, observedGeneration: 2 });
+    const byRoute = (await h.ctl.counters()).requests.byRoute;
+    expect(byRoute[CREATE_ROUTE]).toBe(1);
+    expect(byRoute[RESTART_ROUTE]).toBeUndefined();
+  });
+
+  it("should restart, and send nothing else, when only the restart trigger changes", async () => {
+    const id = uid("rst");
+    const { id: rid, outs } = await up(h.workload, vm(id, { restartTrigger: "v1" }));
+    await h.ctl.resetCounters();
+    const next = await change(h.workload, rid, outs, vm(id, { restartTrigger: "v2" }));
+    expect(next.outs).toMatchObject({ restartCount: 1, phase: "Running", generation: 2, observedGeneration: 2, restartTrigger: "v2" });
+    const c = await h.ctl.counters();
+    expect(c.requests.byRoute[RESTART_ROUTE]).toBe(1);
+    expect(c.requests.mutating).toBe(1);
+  });
+
+  it("should send no request at all for wait option, adopt and connection changes", async () => {
+    const id = uid("opt");
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    await h.ctl.resetCounters();
+    const next = await change(h.workload, rid, outs, vm(id, { readyTimeoutSeconds: 120, waitForReady: false, adopt: true, apiKey: KEY }));
+    expect(next.diff).toMatchObject({ changes: true, replaces: [] });
+    expect(next.outs).toMatchObject({ readyTimeoutSeconds: 120, phase: "Running", generation: 1 });
+    expect(await apiRequests(h)).toEqual({});
+  });
+
+  it("should find no change for identical inputs, the unchanged password included", async () => {
+    const id = uid("same");
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    await h.ctl.resetCounters();
+    const next = await change(h.workload, rid, outs, vm(id));
+    expect(next.diff.changes).toBe(false);
+    expect(await apiRequests(h)).toEqual({});
+  });
+
+  it("should read the live spec and status on refresh, returning live inputs, and drop a workload that is gone", async () => {
+    const id = uid("ref");
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    await client.upsertWorkload("vm-ubuntu", { id, cpus: 8, memory: "16Gi" });
+    const read = await h.workload.read(rid, outs);
+    expect(read.props).toMatchObject({ cpus: 8, memory: "16Gi", credentials: { password: PASSWORD }, generation: 2, __provider: STUB });
+    expect(read.inputs).toMatchObject({ cpus: 8, memory: "16Gi", workloadId: id });
+    expect(read.inputs).not.toHaveProperty("phase");
+    // The program still says 2 cpus: the next diff wants an update back.
+    expect((await h.workload.diff(rid, read.props!, { ...read.inputs!, cpus: 2 })).changes).toBe(true);
+    await client.deleteWorkload(id);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await h.workload.read(rid, outs)).toEqual({ id: "" });
+  });
+
+  it("should import by id <workspace>/<workloadId> from nothing but the id", async () => {
+    const id = uid("imp");
+    await client.upsertWorkload("browser", { id, cpu: "500m" });
+    const read = await h.workload.read(`demo/${id}`, {});
+    expect(read.props).toMatchObject({ workloadId: id, workspace: "demo", type: "browser", cpu: "500m" });
+    expect(read.inputs).toMatchObject({ workloadId: id, type: "browser", cpu: "500m" });
+  });
+
+  it("should delete and return only once /status answers 404; a workload already gone is fine", async () => {
+    const id = uid("del");
+    const { id: rid, outs } = await up(h.workload, { workloadId: id, type: "browser" });
+    await h.workload.delete(rid, outs);
+    await expect(client.getStatus(id)).rejects.toMatchObject({ status: 404 });
+    await expect(h.workload.delete(rid, outs)).resolves.toBeUndefined();
+  });
+
+  it("should replace a VM of another os by deleting it first, since the id is reused", async () => {
+    const id = uid("os");
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    const next = await change(h.workload, rid, outs, vm(id, { type: "vm-windows" }));
+    expect(next.diff).toMatchObject({ replaces: ["type"], deleteBeforeReplace: true });
+    // Create-before-delete would collide with the existing id:
+    await expect(up(h.workload, vm(id, { type: "vm-windows" }))).rejects.toThrow(/already exists/);
+    await h.workload.delete(rid, outs);
+    expect((await up(h.workload, vm(id, { type: "vm-windows" }))).outs).toMatchObject({ type: "vm-windows", phase: "Running" });
+  });
+});
