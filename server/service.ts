@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { KeyRing } from "./auth";
 import type { ServiceContext } from "./context";
 import { Counters } from "./http/counters";
@@ -17,6 +18,14 @@ export interface RunningService {
   port: number;
   /** Ends open streams, stops the reconciler, writes pending state, closes every connection. */
   close(): Promise<void>;
+}
+
+/** Writes an error answer straight to a socket that the HTTP layer handed over, and closes it. */
+function endWithError(socket: Duplex, statusLine: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${statusLine}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${newRequestId()}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function urlHost(host: string): string {
@@ -47,11 +56,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       socket.destroy();
       return;
     }
-    const body = errorBody("validation_failed", "malformed HTTP request");
-    socket.end(
-      "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\n" +
-        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${newRequestId()}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    endWithError(socket, "400 Bad Request", errorBody("validation_failed", "malformed HTTP request"));
+  });
+  // CONNECT never reaches the request handler (Node would just drop the connection): no such route.
+  server.on("connect", (_req, socket: Duplex) => {
+    endWithError(socket, "404 Not Found", errorBody("not_found", "no CONNECT route"));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

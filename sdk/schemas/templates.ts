@@ -3,6 +3,26 @@ import { WorkloadType, specKeyOf } from "./workloads";
 
 /** Serialized `config` (UTF-8 JSON) may be at most this many bytes. */
 export const TEMPLATE_CONFIG_MAX_BYTES = 64 * 1024;
+/**
+ * `config` may nest objects and arrays at most this deep (`config` itself is level 1). A few
+ * thousand levels fit in 64 KB and would exhaust the stack of every recursive walk of it
+ * (serializing, cloning, stripping passwords): refused as invalid instead.
+ */
+export const TEMPLATE_CONFIG_MAX_DEPTH = 32;
+
+/** Nesting depth of a JSON value (objects and arrays count; scalars are 0), without recursion; stops past `limit`. */
+export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    max = Math.max(max, depth);
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
 
 export const TemplateCreate = z
   .strictObject({
@@ -12,6 +32,16 @@ export const TemplateCreate = z
     config: z.record(z.string(), z.unknown()),
   })
   .superRefine((t, ctx) => {
+    // Depth first: serializing a deeper config to measure it could exhaust the stack.
+    if (jsonDepth(t.config, TEMPLATE_CONFIG_MAX_DEPTH) > TEMPLATE_CONFIG_MAX_DEPTH) {
+      ctx.addIssue({ code: "custom", path: ["config"], message: `nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep` });
+      return;
+    }
+    // The size limit is part of the schema so that a check (preview) refuses what the service would (413).
+    const bytes = configByteLength(t.config);
+    if (bytes > TEMPLATE_CONFIG_MAX_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["config"], message: `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized (UTF-8 JSON); this one is ${bytes}` });
+    }
     const key = specKeyOf(t.kind);
     for (const k of Object.keys(t.config)) {
       if (k !== key && k !== "password") {

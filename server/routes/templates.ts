@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import {
   TEMPLATE_CONFIG_MAX_BYTES,
+  TEMPLATE_CONFIG_MAX_DEPTH,
   TemplateCreate,
   configByteLength,
   issuesToDetails,
+  jsonDepth,
   stripTemplatePasswords,
 } from "../../sdk/schemas";
 import type { ServiceContext } from "../context";
@@ -18,6 +20,8 @@ import { templateIdOf, workspaceOf } from "./params";
 function checkConfigSize(body: unknown): void {
   const config = (body as { config?: unknown } | null)?.config;
   if (typeof body !== "object" || body === null || config === undefined) return;
+  // Too deep to serialize safely: the schema refuses it (400) without serializing it.
+  if (jsonDepth(config, TEMPLATE_CONFIG_MAX_DEPTH) > TEMPLATE_CONFIG_MAX_DEPTH) return;
   const bytes = configByteLength(config);
   if (bytes > TEMPLATE_CONFIG_MAX_BYTES) {
     throw new HttpError("payload_too_large", `template config is ${bytes} bytes serialized; the limit is ${TEMPLATE_CONFIG_MAX_BYTES}`, [
