@@ -49,7 +49,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     counters: new Counters(),
     faults: new Faults(),
   };
-  const server = createServer({ noDelay: true }, createRequestHandler(ctx, buildRouter(ctx)));
+  // Short header and request deadlines: a client that trickles its request (slowloris) holds a
+  // socket for 10 s at most instead of Node's 60 s. Streams are unaffected: their request has no body.
+  const server = createServer(
+    { noDelay: true, headersTimeout: 10_000, requestTimeout: 30_000 },
+    createRequestHandler(ctx, buildRouter(ctx)),
+  );
   // Requests the HTTP parser rejects still get the contract's error body and a request id.
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
