@@ -53,8 +53,9 @@ describe("waitForWorkload against a status without generations", () => {
 
   it("should not resolve on the stale Running, only after the restart was seen (phase only)", async () => {
     const { served, result, settledAt } = await restartAndWait({ id: "web", phase: "Running" }, [
-      [60, { id: "web", phase: "Restarting" }],
-      [150, { id: "web", phase: "Running", message: "restarted" }],
+      // Far enough apart that the first read after the request sees the stale record even on a busy machine.
+      [400, { id: "web", phase: "Restarting" }],
+      [700, { id: "web", phase: "Running", message: "restarted" }],
     ]);
     expect(served[1]).toEqual({ id: "web", phase: "Running" }); // the first read after the request was stale
     expect("status" in result && result.status).toEqual({ id: "web", phase: "Running", message: "restarted" });
@@ -64,7 +65,7 @@ describe("waitForWorkload against a status without generations", () => {
   it("should accept a Running whose updatedAt is newer, even if no other phase was ever seen", async () => {
     const old = new Date(Date.now() - 60_000).toISOString();
     const { served, result } = await restartAndWait({ id: "web", phase: "Running", updatedAt: old }, [
-      [80, { id: "web", phase: "Running", updatedAt: new Date(Date.now() + 80).toISOString() }],
+      [400, { id: "web", phase: "Running", updatedAt: new Date(Date.now() + 400).toISOString() }],
     ]);
     expect(served.slice(1).some((s) => s.updatedAt === old)).toBe(true); // stale reads after the request were refused
     expect("status" in result && result.status?.updatedAt).not.toBe(old);
