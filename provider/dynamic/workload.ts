@@ -47,9 +47,14 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       return withStatus(props, status);
     } catch (err) {
       const last = lastStatusOf(err) ?? (await statusOrUndefined(client, workloadIdOf(props)).catch(() => undefined));
-      const why = err instanceof Error ? err.message : String(err);
+      const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      // A Failed workload stays Failed until something changes; a slow one may still get there.
+      const next =
+        err instanceof WorkloadFailedError
+          ? "fix the cause, then change its spec or `restartTrigger` and run `pulumi up`"
+          : "the next `pulumi up` waits for it again";
       throw new ResourceInitError(
-        `${describeWorkload(props)} was ${what} but did not become ready: ${why}. It stays in the stack; the next \`pulumi up\` waits for it again.`,
+        `${describeWorkload(props)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
         resourceId,
         withStatus(props, last),
       );

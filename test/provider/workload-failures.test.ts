@@ -63,6 +63,8 @@ describe("workload provider failures", () => {
     await h.ctl.resumeReconciler();
     expect(err).toBeInstanceOf(ResourceInitError);
     expect(err.message).toContain("pod " + id + " failed: image pull failed: manifest unknown");
+    expect(err.message).not.toContain("..");
+    expect(err.message).toMatch(/It stays in the stack; fix the cause, then change its spec or `restartTrigger` and run `pulumi up`\.$/);
     expect(err.properties).toMatchObject({ phase: "Failed", message: "image pull failed: manifest unknown" });
   });
 
