@@ -1,0 +1,339 @@
+/**
+ * End-to-end harness: the real `pulumi` CLI (scripts/get-pulumi.sh) driven through the Automation
+ * API with INLINE programs (the engine talks to the SDK's in-process language server, so no
+ * language host is involved), a fresh local file backend per stack, and the local service
+ * in-process. The dynamic provider runs in the CLI's `pulumi-resource-pulumi-nodejs` process,
+ * which loads `pulumi-wws/provider/dynamic` by name: from each temp project's `node_modules`
+ * (symlinks to this checkout and its `@pulumi`), i.e. from `dist/`, rebuilt here when stale.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type DestroyResult,
+  type EngineEvent,
+  type OpType,
+  type PreviewResult,
+  type RefreshResult,
+  type Stack,
+  type UpResult,
+} from "@pulumi/pulumi/automation";
+import { ControlClient, startService, type RunningService } from "../../server";
+import { WorkspaceClient } from "../../sdk";
+
+export const ROOT = path.resolve(__dirname, "../..");
+export const PULUMI_VERSION = "3.259.0";
+/** Generous: a `pulumi up` takes a few seconds here, a test runs several. */
+export const E2E_TIMEOUT_MS = 180_000;
+
+const execFileAsync = promisify(execFile);
+const random = (n = 6): string => randomBytes(n).toString("hex");
+
+// ---------------------------------------------------------------------------------------------
+// The CLI and the build the provider process loads.
+
+/** The directory holding `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`. */
+export function pulumiBinDir(): string {
+  const out = execFileSync("bash", [path.join(ROOT, "scripts/get-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const dir = out.trim().split("\n").pop() ?? "";
+  if (!fs.existsSync(path.join(dir, "pulumi"))) throw new Error(`scripts/get-pulumi.sh printed no usable directory: ${out}`);
+  return dir;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The provider process runs `dist/`; rebuilds it when a source it is made of is newer. A build
+ * with type errors elsewhere (it still emits) is accepted when the provider's files came out.
+ */
+export function ensureBuilt(): void {
+  const marker = path.join(ROOT, "dist/provider/dynamic/index.js");
+  const sources = Math.max(newestMtime(path.join(ROOT, "provider")), newestMtime(path.join(ROOT, "sdk")), fs.statSync(path.join(ROOT, "index.ts")).mtimeMs);
+  const built = (): number => (fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0);
+  if (built() >= sources) return;
+  try {
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "pipe" });
+  } catch (err) {
+    if (built() < sources) throw new Error(`dist/ is stale and the build failed: ${String((err as { stdout?: Buffer }).stdout ?? err)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The local service, shared by the tests of a file; one workspace (and API key) per test.
+
+export const CONTROL_TOKEN = `e2e-control-${random()}`;
+const WORKSPACE_COUNT = 16;
+
+export interface Service {
+  svc: RunningService;
+  url: string;
+  ctl: ControlClient;
+  /** A workspace no other test uses, with its API key. */
+  workspace(): { name: string; apiKey: string };
+  client(workspace: string): WorkspaceClient;
+  close(): Promise<void>;
+}
+
+export async function startSharedService(): Promise<Service> {
+  const keys: Record<string, string> = {};
+  for (let i = 1; i <= WORKSPACE_COUNT; i++) keys[`e2e-${i}`] = `e2e-api-key-${i}-${random(12)}`;
+  const svc = await startService({ port: 0, reconcileMs: 50, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, keys });
+  const clients: WorkspaceClient[] = [];
+  let next = 0;
+  return {
+    svc,
+    url: svc.url,
+    ctl: new ControlClient(svc.url, CONTROL_TOKEN),
+    workspace() {
+      next++;
+      if (next > WORKSPACE_COUNT) throw new Error("out of e2e workspaces: raise WORKSPACE_COUNT");
+      const name = `e2e-${next}`;
+      return { name, apiKey: keys[name] };
+    },
+    client(workspace) {
+      const c = new WorkspaceClient({ baseUrl: svc.url, workspace, apiKey: keys[workspace] });
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      await svc.close();
+    },
+  };
+}
+
+/** Polls until `check` returns something other than undefined/false. */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A stack: fresh temp project dir and file backend; every operation is followed by a scan of
+// everything it left behind for the secrets the test used.
+
+export type Program = () => Promise<Record<string, unknown> | void>;
+
+export interface OpRecord {
+  /** Per-resource operations by resource name, in order, from the engine's events (a replacement has several). */
+  ops: Map<string, OpType[]>;
+  /**
+   * Per-resource input keys whose values differ between the old and the new inputs of the
+   * engine's event. The dynamic provider host reports no per-property diff to the engine, so this
+   * is what the CLI shows too; secret values are masked in events, so a secret's change is not seen.
+   */
+  diffs: Map<string, string[]>;
+  /** Per-resource keys that cause a replacement, as the engine reports them. */
+  replaceKeys: Map<string, string[]>;
+  stdout: string;
+  stderr: string;
+}
+
+export interface E2eStack {
+  stack: Stack;
+  workDir: string;
+  backendDir: string;
+  /** Replaces the program the next operation runs. */
+  setProgram(program: Program): void;
+  up(): Promise<UpResult & OpRecord>;
+  preview(): Promise<PreviewResult & OpRecord>;
+  refresh(): Promise<RefreshResult & OpRecord>;
+  destroy(): Promise<DestroyResult & OpRecord>;
+  /** Rejects like the operation; the error's text includes the CLI's output. */
+  upError(): Promise<string>;
+  /** Resources of the exported state (the stack and provider resources left out). */
+  resources(): Promise<Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }>>;
+  /**
+   * Throws if any of `secrets` appears in plaintext in `pulumi stack export`, in `stack.exportStack()`
+   * outside values marked secret, in any file of the backend (checkpoint, history, backups), in the
+   * stack config or in the CLI's output so far. Run after every operation (`up`, `preview`, …).
+   */
+  assertNoPlaintext(): Promise<void>;
+  cleanup(): void;
+}
+
+let cachedCommand: Promise<PulumiCommand> | undefined;
+let binDir: string | undefined;
+
+export function pulumiCommand(): Promise<PulumiCommand> {
+  binDir ??= pulumiBinDir();
+  cachedCommand ??= PulumiCommand.get({ root: path.dirname(binDir) });
+  return cachedCommand;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isSymbolicLink()) return [];
+    return e.isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** `value` with every secret-marked value (`{<sig>: ..., plaintext|ciphertext}`) replaced by a placeholder. */
+function withoutSecretValues(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecretValues);
+  if (typeof value !== "object" || value === null) return value;
+  if (SECRET_SIG in value) return "<secret value>";
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecretValues(v)]));
+}
+
+/** The resource name of an URN (`urn:pulumi:stack::project::type::name` → `name`). */
+export const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
+
+function recorder(): { onEvent: (e: EngineEvent) => void; onOutput: (s: string) => void; onError: (s: string) => void; record: OpRecord } {
+  const record: OpRecord = { ops: new Map(), diffs: new Map(), replaceKeys: new Map(), stdout: "", stderr: "" };
+  return {
+    record,
+    onEvent: (e) => {
+      const m = e.resourcePreEvent?.metadata;
+      if (!m || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return;
+      const name = nameOf(m.urn);
+      record.ops.set(name, [...(record.ops.get(name) ?? []), m.op]);
+      const olds = m.old?.inputs ?? {};
+      const news = m.new?.inputs ?? {};
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      if (m.old && m.new && changed.length > 0) record.diffs.set(name, changed.sort());
+      if (m.keys?.length) record.replaceKeys.set(name, [...m.keys].sort());
+    },
+    onOutput: (s) => (record.stdout += s),
+    onError: (s) => (record.stderr += s),
+  };
+}
+
+/**
+ * A stack `e2e` (of project `wws-e2e` unless named) on a fresh file backend in a temp dir, running `program`
+ * inline. `config` is set on the stack (`secret: true` values encrypted); `secrets` are the
+ * strings that must never be found in plaintext: every operation is followed by `assertNoPlaintext`.
+ */
+export async function newStack(options: {
+  program: Program;
+  /** @default "wws-e2e" (config keys without a namespace belong to the project) */
+  projectName?: string;
+  config?: Record<string, { value: string; secret?: boolean }>;
+  secrets: string[];
+}): Promise<E2eStack> {
+  const cmd = await pulumiCommand();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-e2e-"));
+  const workDir = path.join(tmp, "project");
+  const backendDir = path.join(tmp, "backend");
+  fs.mkdirSync(path.join(workDir, "node_modules"), { recursive: true });
+  fs.mkdirSync(backendDir);
+  // The provider process evaluates the serialized provider relative to its cwd (this dir):
+  // `pulumi-wws` and `@pulumi/pulumi` must resolve from here.
+  fs.symlinkSync(ROOT, path.join(workDir, "node_modules/pulumi-wws"), "dir");
+  fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(workDir, "node_modules/@pulumi"), "dir");
+
+  const envVars = {
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: `e2e-passphrase-${random()}`,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // The dynamic provider launcher and Node 22 (the one running jest) must be on PATH.
+    PATH: [binDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+  };
+  let program = options.program;
+  const projectName = options.projectName ?? "wws-e2e";
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "e2e", projectName, program: () => program() },
+    { workDir, pulumiCommand: cmd, envVars, projectSettings: { name: projectName, runtime: "nodejs" } },
+  );
+  if (options.config) await stack.setAllConfig(options.config);
+
+  const outputs: string[] = [];
+  const secrets = options.secrets.filter((s) => s.length > 0);
+  /** Runs an operation, then looks for the secrets everywhere it may have left them, whether it succeeded or failed. */
+  async function op<T>(run: (r: ReturnType<typeof recorder>) => Promise<T>): Promise<T & OpRecord> {
+    const r = recorder();
+    let result: T;
+    try {
+      result = await run(r);
+    } catch (err) {
+      outputs.push(r.record.stdout, r.record.stderr, String(err));
+      await e2e.assertNoPlaintext();
+      throw err;
+    }
+    outputs.push(r.record.stdout, r.record.stderr);
+    await e2e.assertNoPlaintext();
+    return Object.assign(result as object, r.record) as T & OpRecord;
+  }
+
+  const e2e: E2eStack = {
+    stack,
+    workDir,
+    backendDir,
+    setProgram: (p) => void (program = p),
+    up: () => op((r) => stack.up({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError })),
+    preview: () => op((r) => stack.preview({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError, diff: true })),
+    refresh: () => op((r) => stack.refresh({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError })),
+    destroy: () => op((r) => stack.destroy({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError })),
+    async upError() {
+      try {
+        await e2e.up();
+      } catch (err) {
+        return String(err);
+      }
+      throw new Error("expected `pulumi up` to fail");
+    },
+    async resources() {
+      const state = await stack.exportStack();
+      const all = (state.deployment.resources ?? []) as Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }>;
+      return all.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+    },
+    async assertNoPlaintext() {
+      // `pulumi stack export` as a user runs it (secrets stay encrypted)...
+      const exported = await execFileAsync(cmd.command, ["stack", "export", "--stack", "e2e"], { cwd: workDir, env: { ...process.env, ...envVars }, maxBuffer: 64 * 1024 * 1024 });
+      const places: Array<[string, string]> = [["pulumi stack export", exported.stdout]];
+      // ...and `stack.exportStack()`, which decrypts (`--show-secrets`): a secret may appear only
+      // inside a value marked secret there.
+      places.push(["stack.exportStack() outside secret values", JSON.stringify(withoutSecretValues(await stack.exportStack()))]);
+      const files = [...filesUnder(backendDir), ...filesUnder(workDir).filter((f) => /Pulumi\..*\.yaml$/.test(f))];
+      expect(files.filter((f) => f.endsWith(path.join("stacks", projectName, "e2e.json")))).toHaveLength(1); // the checkpoint is among them
+      for (const f of files) places.push([f, fs.readFileSync(f, "latin1")]);
+      places.push(["CLI output", outputs.join("\n")]);
+      const found = places.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map(() => where));
+      expect(found).toEqual([]);
+    },
+    cleanup() {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+  return e2e;
+}
+
+/**
+ * A stack on a workspace of its own, whose connection comes from the stack config (`wws:baseUrl`,
+ * `wws:workspace`, and `wws:apiKey` as a secret), with a client of that workspace.
+ */
+export async function configuredStack(service: Service, program: Program, secrets: string[] = []) {
+  const ws = service.workspace();
+  const s = await newStack({
+    program,
+    config: { "wws:baseUrl": { value: service.url }, "wws:workspace": { value: ws.name }, "wws:apiKey": { value: ws.apiKey, secret: true } },
+    secrets: [ws.apiKey, ...secrets],
+  });
+  return { ...s, ws, client: service.client(ws.name) };
+}
+
+/** A password the test knows, so that it can look for it. */
+export const password = (what: string): string => `${what}-Pw-${random(8)}`;
