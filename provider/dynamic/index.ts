@@ -6,10 +6,11 @@
  */
 import { createContext } from "./context";
 import { createTemplateProvider } from "./template";
+import { waitTimingFromEnv } from "./wait-env";
 import { createWorkloadProvider } from "./workload";
 
 /** One context per provider process: stack config from `configure`, clients, progress output. */
-const context = createContext();
+const context = createContext({ waitTiming: waitTimingFromEnv(process.env) });
 
 export const workload = createWorkloadProvider(context);
 export const template = createTemplateProvider(context);
@@ -24,6 +25,7 @@ export { CONNECTION_SETTINGS, missingSettingMessage, resolveConnection, type Con
 export { ResourceInitError } from "./init-error";
 export { ProgressReporter, DEFAULT_PROGRESS_OPTIONS, type ProgressOptions } from "./progress";
 export { UNKNOWN } from "./unknown";
+export { waitTimingFromEnv } from "./wait-env";
 export { DEFAULT_OPTIONS } from "./props";
 export type { ProviderImpl } from "./types";
 export type { Failure } from "./failures";
