@@ -1,9 +1,21 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { get, type IncomingMessage } from "node:http";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { request as httpRequest, type ClientRequest } from "node:http";
+import { connect, type Socket } from "node:net";
 import { ControlClient } from "../server/control-client";
+import {
+  API_KEY,
+  CONTROL_TOKEN,
+  WORKSPACE,
+  cpuShare,
+  machineCpu,
+  othersPct,
+  preciseNow,
+  processCpuMs,
+  round,
+  rssMb,
+  sleep,
+  spawnService,
+  type SpawnedService,
+} from "./common";
 
 /** Options of `runFanout`; every one is optional. */
 export interface FanoutOptions {
@@ -13,7 +25,7 @@ export interface FanoutOptions {
   events?: number;
   /** Emission rate (events/s); 0 emits all in one synchronous burst. @default 5000 */
   ratePerSec?: number;
-  /** A running service (with its control token) instead of a child process started here. */
+  /** A running service (with the bench control token) instead of a child process started here. */
   url?: string;
   controlToken?: string;
   /** Give up waiting for deliveries after this long. @default 60000 (60 s) */
@@ -22,14 +34,25 @@ export interface FanoutOptions {
   separateJobs?: boolean;
   /** The service's `--coalesce-ms` (when started here). @default the service's default */
   coalesceMs?: number;
-  /** Latency is recorded on every n-th subscriber (all of them count deliveries). @default 10 */
+  /** Latency is recorded on every n-th subscriber (all of them count deliveries). @default 50 */
   sampleEvery?: number;
+  /**
+   * `raw`: a bare TCP socket per subscriber that sends the request and counts frames in the bytes
+   * (no HTTP parser, no stream objects), so that the subscribers, which share this process and
+   * the machine with the service, cost as little as possible; `http`: `http.request` with an
+   * `IncomingMessage` per subscriber. @default "raw"
+   */
+  client?: "raw" | "http";
+  /** Extra `node` flags of a service started here, e.g. `--cpu-prof`. */
+  serviceExecArgv?: string[];
 }
 
 export interface FanoutResult {
   subscribers: number;
   events: number;
   ratePerSec: number;
+  coalesceMs?: number;
+  client: "raw" | "http";
   /** Emission wall time on the server. */
   emitMs: number;
   /** Events per second actually emitted. */
@@ -37,101 +60,186 @@ export interface FanoutResult {
   /** Frames received by all subscribers together, and the expected number. */
   delivered: number;
   expected: number;
+  /** Streams the service closed meanwhile (a subscriber too slow is disconnected). */
+  dropped: number;
   /** From the first emission to the last delivery. */
   deliveryMs: number;
+  /** Frames received per second, all subscribers together. */
   deliveriesPerSec: number;
+  /**
+   * Events per second each subscriber received. When every event reached every subscriber and no
+   * stream was dropped: the sustained rate they were emitted at (see `sustainedRate`), since all
+   * of them arrived within the latency below; else deliveries / subscribers / delivery time.
+   */
+  eventsPerSecPerSubscriber: number;
   /** Emission-to-receipt latency over the deliveries to sampled subscribers, in ms. */
   latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** Service RSS with the streams open, and its growth per open stream (KiB), when started here. */
   serverRssMb?: number;
+  rssPerStreamKb?: number;
   /** CPU time used while emitting and delivering: the service process and this (subscriber) process. */
   serverCpuMs?: number;
   clientCpuMs: number;
+  /** Busy and softirq (kernel network) share of the whole machine meanwhile, in percent. */
+  machine?: { busyPct: number; softirqPct: number; stealPct: number; othersPct?: number };
 }
 
-export const DEFAULT_FANOUT: Required<Omit<FanoutOptions, "url" | "controlToken" | "coalesceMs">> = Object.freeze({
+export const DEFAULT_FANOUT = Object.freeze({
   subscribers: 1000,
   events: 10_000,
   ratePerSec: 5000,
   timeoutMs: 60 * 1000, // 60 s
-  sampleEvery: 10,
+  sampleEvery: 50,
   separateJobs: true,
+  client: "raw" as "raw" | "http",
 });
 
-const WORKSPACE = "bench";
-const KEY = "bench-key";
-const TOKEN = "bench-control";
 /** Latency histogram: 0.05 ms buckets up to 30 s. */
 const BUCKET_MS = 0.05;
 const BUCKETS = 600_000;
+const ID_LINE = Buffer.from("id: ");
+/** Longest `id: <digits>\n` line kept from the end of one read for the next. */
+const CARRY = 24;
+const SENT_AT = '"sentAt":';
+const STREAM_PATH = `/v1/tenants/${WORKSPACE}/events/stream`;
+/** One read buffer for every raw socket: `onread` callbacks run one at a time and keep nothing. */
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
 
-const now = (): number => performance.timeOrigin + performance.now();
-
-/** Starts the service in a child process, so that server and subscribers do not share one event loop. */
-async function spawnService(coalesceMs: number | undefined): Promise<{ url: string; child: ChildProcess }> {
-  const ts = __filename.endsWith(".ts");
-  const cli = join(__dirname, "..", "server", ts ? "cli.ts" : "cli.js");
-  const args = ["--port", "0", "--quiet", "--control-token", TOKEN, "--key", `${WORKSPACE}=${KEY}`, "--ring-size", "10000"];
-  if (coalesceMs !== undefined) args.push("--coalesce-ms", String(coalesceMs));
-  const child = fork(cli, args, {
-    execArgv: ts ? ["-r", "ts-node/register/transpile-only"] : [],
-    silent: true,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`service exited with ${code}: ${out}`)));
-  });
-  return { url, child };
-}
-
-const MARK = Buffer.from("event: task-update\n");
-
-/** Matches of `MARK` in `buf` from `from`. */
-function countMarks(buf: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(MARK); i !== -1; i = buf.indexOf(MARK, i + MARK.length)) n++;
-  return n;
+/** The id of the last complete `id: <digits>\n` line in `buf` (at a line start), or -1. */
+function lastCompleteId(buf: Buffer): number {
+  for (let from = buf.length - 1; from >= 0; ) {
+    const i = buf.lastIndexOf(ID_LINE, from);
+    if (i === -1) return -1;
+    if (i === 0 || buf[i - 1] === 10) {
+      let n = 0;
+      for (let j = i + ID_LINE.length; j < buf.length; j++) {
+        const c = buf[j];
+        if (c === 10) return n;
+        if (c < 48 || c > 57) break;
+        n = n * 10 + (c - 48);
+      }
+    }
+    from = i - 1;
+  }
+  return -1;
 }
 
 /**
- * One event stream. Every subscriber counts frames on raw bytes (native `indexOf`, a frame split
- * across chunks included); sampled ones also decode and record latency, so that the subscriber
- * side stays light enough not to be what is measured.
+ * One event stream, cheap enough not to be what is measured (the subscribers share the machine
+ * with the service): ids are consecutive, so a subscriber counts deliveries by the last complete
+ * `id:` line of each read (one backward search per read, an id split across reads included)
+ * instead of scanning every frame; sampled subscribers also find every `"sentAt":<ms>` and record
+ * latency. Chunked transfer encoding needs no decoding: the service writes whole frames, so chunk
+ * headers fall between frames. A stream the service closes (e.g. a subscriber too slow) is
+ * counted in `dropped`.
  */
 class Subscriber {
-  received = 0;
+  /** The `sentAt` of every event, in order, as the first subscriber saw them (the emission timeline). */
+  static sentAt: number[] = [];
+  /** Id of the last event received, -1 before the first. */
+  lastId = -1;
   lastAt = 0;
-  res?: IncomingMessage;
-  private carry = Buffer.alloc(0);
+  /** The service closed the stream. */
+  dropped = false;
+  private closing = false;
+  private socket?: Socket;
+  private req?: ClientRequest;
+  private readonly carry = Buffer.alloc(CARRY);
+  private carryLength = 0;
   private rest = "";
 
   constructor(
     private readonly histogram: Uint32Array,
     private readonly sampled: boolean,
+    /** Records `Subscriber.sentAt` (implies sampled). */
+    private readonly timeline = false,
   ) {}
 
-  open(url: string): Promise<void> {
+  open(url: string, client: "raw" | "http", timeoutMs: number): Promise<void> {
+    const { hostname, port } = new URL(url);
     return new Promise((resolve, reject) => {
-      const req = get(`${url}/v1/tenants/${WORKSPACE}/events/stream`, { headers: { "x-api-key": KEY }, agent: false }, (res) => {
-        this.res = res;
-        res.once("data", () => resolve());
-        res.on("data", (chunk: Buffer) => this.onData(chunk));
+      const timer = setTimeout(() => reject(new Error(`stream not open after ${timeoutMs} ms`)), timeoutMs);
+      const opened = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const failed = (err: Error): void => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      if (client === "http") {
+        this.req = httpRequest({ host: hostname, port, path: STREAM_PATH, headers: { "x-api-key": API_KEY }, agent: false }, (res) => {
+          if (res.statusCode !== 200) return failed(new Error(`stream answered ${res.statusCode}`));
+          res.once("data", opened);
+          res.on("data", (chunk: Buffer) => this.onData(chunk));
+          res.on("close", () => (this.dropped ||= !this.closing));
+        });
+        this.req.on("error", failed);
+        this.req.end();
+        return;
+      }
+      let head: string | undefined = "";
+      const socket = connect({
+        host: hostname,
+        port: Number(port),
+        noDelay: true,
+        onread: {
+          buffer: READ_BUFFER,
+          callback: (n, buf) => {
+            let chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
+            if (head !== undefined) {
+              head += chunk.toString("latin1");
+              const end = head.indexOf("\r\n\r\n");
+              if (end === -1) return true;
+              if (!/^HTTP\/1\.1 200 /.test(head)) {
+                failed(new Error(`stream answered ${head.split("\r\n")[0]}`));
+                socket.destroy();
+                return false;
+              }
+              chunk = Buffer.from(head.slice(end + 4), "latin1");
+              head = undefined;
+              opened();
+            }
+            this.onData(chunk);
+            return true;
+          },
+        },
       });
-      req.on("error", reject);
+      this.socket = socket;
+      socket.on("error", failed);
+      socket.on("close", () => (this.dropped ||= !this.closing));
+      socket.write(`GET ${STREAM_PATH} HTTP/1.1\r\nhost: ${hostname}:${port}\r\naccept: text/event-stream\r\nx-api-key: ${API_KEY}\r\n\r\n`);
     });
   }
 
+  received(baseId: number): number {
+    return Math.max(0, this.lastId - baseId);
+  }
+
+  close(): void {
+    this.closing = true;
+    this.socket?.destroy();
+    this.req?.destroy();
+  }
+
   private onData(chunk: Buffer): void {
-    const t = now();
+    const t = preciseNow();
     this.lastAt = t;
-    const head = Buffer.concat([this.carry, chunk.subarray(0, MARK.length - 1)]);
-    this.received += countMarks(head) + countMarks(chunk);
-    this.carry = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (MARK.length - 1))));
-    if (this.sampled) this.recordLatency(chunk.toString("utf8"), t);
+    let id = lastCompleteId(chunk);
+    // An id line split across reads: its frame is the only one whose id this read does not hold.
+    if (id === -1 && this.carryLength > 0) id = lastCompleteId(Buffer.concat([this.carry.subarray(0, this.carryLength), chunk.subarray(0, CARRY)]));
+    if (id > this.lastId) this.lastId = id;
+    // A copy: the chunk may be the shared read buffer.
+    if (chunk.length >= CARRY) {
+      chunk.copy(this.carry, 0, chunk.length - CARRY);
+      this.carryLength = CARRY;
+    } else {
+      const keep = Math.min(this.carryLength, CARRY - chunk.length);
+      this.carry.copy(this.carry, 0, this.carryLength - keep, this.carryLength);
+      chunk.copy(this.carry, keep);
+      this.carryLength = keep + chunk.length;
+    }
+    if (this.sampled || this.timeline) this.recordLatency(chunk.toString("utf8"), t);
   }
 
   /** Finds `"sentAt":<ms>` in every complete frame; nothing else is parsed. */
@@ -143,16 +251,45 @@ class Subscriber {
       return;
     }
     this.rest = text.slice(end + 2);
-    for (let i = text.indexOf('"sentAt":'); i !== -1 && i < end; ) {
+    for (let i = text.indexOf(SENT_AT); i !== -1 && i < end; ) {
       const stop = text.indexOf("}", i);
-      const bucket = Math.min(BUCKETS - 1, Math.max(0, Math.floor((t - Number(text.slice(i + 9, stop))) / BUCKET_MS)));
+      const sentAt = Number(text.slice(i + SENT_AT.length, stop));
+      const bucket = Math.min(BUCKETS - 1, Math.max(0, Math.floor((t - sentAt) / BUCKET_MS)));
       this.histogram[bucket]++;
-      i = text.indexOf('"sentAt":', stop);
+      if (this.timeline) Subscriber.sentAt.push(sentAt);
+      i = text.indexOf(SENT_AT, stop);
     }
   }
 }
 
-function percentile(histogram: Uint32Array, total: number, p: number): number {
+/**
+ * The sustained emission rate, events per second: the least-squares slope of the `sentAt`
+ * timeline (event index against time) over its middle 90%, so that neither a late first or last
+ * tick of the pacer nor its catch-up bursts sway it. A service that cannot keep up emits late
+ * (its event loop runs behind), so this falls below the rate asked for.
+ */
+export function sustainedRate(sentAt: readonly number[]): number | undefined {
+  const from = Math.floor(sentAt.length * 0.05);
+  const to = Math.ceil(sentAt.length * 0.95);
+  const n = to - from;
+  if (n < 10) return undefined;
+  let meanT = 0;
+  let meanK = 0;
+  for (let k = from; k < to; k++) {
+    meanT += sentAt[k] / n;
+    meanK += k / n;
+  }
+  let cov = 0;
+  let varT = 0;
+  for (let k = from; k < to; k++) {
+    cov += (sentAt[k] - meanT) * (k - meanK);
+    varT += (sentAt[k] - meanT) ** 2;
+  }
+  return varT > 0 ? (cov / varT) * 1000 : undefined;
+}
+
+function histogramPercentile(histogram: Uint32Array, total: number, p: number): number {
+  if (total === 0) return Number.NaN;
   const target = Math.ceil(total * p);
   let seen = 0;
   for (let b = 0; b < histogram.length; b++) {
@@ -163,94 +300,106 @@ function percentile(histogram: Uint32Array, total: number, p: number): number {
 }
 
 /**
- * Opens `subscribers` event streams on one service process, has it emit `events` synthetic
- * events at `ratePerSec`, and measures fan-out throughput and emission-to-receipt latency.
+ * Scenario 4: opens `subscribers` event streams on one workspace of one service process, has it
+ * emit `events` synthetic events at `ratePerSec`, and measures fan-out throughput,
+ * emission-to-receipt latency, and the service's memory per open stream.
  */
 export async function runFanout(options: FanoutOptions = {}): Promise<FanoutResult> {
   const o = { ...DEFAULT_FANOUT, ...options };
-  const spawned = o.url === undefined ? await spawnService(o.coalesceMs) : undefined;
+  const spawned: SpawnedService | undefined =
+    o.url === undefined ? await spawnService({ coalesceMs: o.coalesceMs, ringSize: 10_000, execArgv: o.serviceExecArgv }) : undefined;
   const url = o.url ?? spawned!.url;
-  const control = new ControlClient(url, o.controlToken ?? TOKEN);
+  const pid = spawned?.child.pid;
+  const control = new ControlClient(url, o.controlToken ?? CONTROL_TOKEN);
   const histogram = new Uint32Array(BUCKETS);
-  const subs = Array.from({ length: o.subscribers }, (_, i) => new Subscriber(histogram, i % o.sampleEvery === 0));
+  const subs = Array.from({ length: o.subscribers }, (_, i) => new Subscriber(histogram, i % o.sampleEvery === 0, i === 0));
   try {
+    // Warm the service's stream and emit paths, so that the first real events do not pay for JIT.
+    await warmUp(url, control, o.client);
+    const rssBefore = rssMb(pid);
     // Opened in groups, so that the listen backlog never overflows.
-    for (let i = 0; i < subs.length; i += 100) await Promise.all(subs.slice(i, i + 100).map((s) => s.open(url)));
-    const started = now();
-    const serverCpu0 = spawned ? serverCpuMs(spawned.child) : undefined;
+    for (let i = 0; i < subs.length; i += 100) await Promise.all(subs.slice(i, i + 100).map((s) => s.open(url, o.client, 30_000)));
+    await sleep(200);
+    const rssOpen = rssMb(pid);
+    Subscriber.sentAt = [];
+    const started = preciseNow();
+    const serverCpu0 = processCpuMs(pid);
     const clientCpu0 = process.cpuUsage();
+    const machine0 = machineCpu();
     const emitted = await control.emitEvents(WORKSPACE, o.events, o.ratePerSec > 0 ? o.ratePerSec : undefined, o.separateJobs);
     const expected = o.events * o.subscribers;
+    const baseId = Number(emitted.firstId) - 1;
     const deadline = Date.now() + o.timeoutMs;
-    const total = (): number => subs.reduce((n, s) => n + s.received, 0);
-    while (total() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const delivered = total();
-    const sampled = histogram.reduce((n, c) => n + c, 0);
-    const last = Math.max(...subs.map((s) => s.lastAt));
-    const deliveryMs = last - started;
-    const rss = spawned ? serverRss(spawned.child) : undefined;
-    const serverCpu1 = spawned ? serverCpuMs(spawned.child) : undefined;
+    const total = (): number => subs.reduce((n, s) => n + s.received(baseId), 0);
+    while (total() < expected && !subs.every((s) => s.dropped || s.received(baseId) >= o.events) && Date.now() < deadline) await sleep(10);
+    const machine1 = machineCpu();
+    const windowMs = preciseNow() - started;
+    const serverCpu1 = processCpuMs(pid);
     const clientCpu = process.cpuUsage(clientCpu0);
+    const delivered = total();
+    const dropped = subs.filter((s) => s.dropped).length;
+    const sampled = histogram.reduce((n, c) => n + c, 0);
+    const deliveryMs = Math.max(...subs.map((s) => s.lastAt)) - started;
+    const machine = cpuShare(machine0, machine1);
+    const complete = delivered === expected && dropped === 0;
+    const perSubscriber = (complete ? sustainedRate(Subscriber.sentAt) : undefined) ?? delivered / o.subscribers / (deliveryMs / 1000);
     return {
       subscribers: o.subscribers,
       events: o.events,
       ratePerSec: o.ratePerSec,
+      ...(o.coalesceMs !== undefined ? { coalesceMs: o.coalesceMs } : {}),
+      client: o.client,
       emitMs: round(emitted.elapsedMs),
       emittedPerSec: Math.round(o.events / (emitted.elapsedMs / 1000)),
       delivered,
       expected,
+      dropped,
       deliveryMs: round(deliveryMs),
       deliveriesPerSec: Math.round(delivered / (deliveryMs / 1000)),
+      eventsPerSecPerSubscriber: Math.round(perSubscriber),
       latencyMs: {
-        p50: round(percentile(histogram, sampled, 0.5)),
-        p90: round(percentile(histogram, sampled, 0.9)),
-        p99: round(percentile(histogram, sampled, 0.99)),
-        max: round(percentile(histogram, sampled, 1)),
+        p50: round(histogramPercentile(histogram, sampled, 0.5)),
+        p90: round(histogramPercentile(histogram, sampled, 0.9)),
+        p99: round(histogramPercentile(histogram, sampled, 0.99)),
+        max: round(histogramPercentile(histogram, sampled, 1)),
       },
-      ...(rss !== undefined ? { serverRssMb: rss } : {}),
+      ...(rssOpen !== undefined ? { serverRssMb: round(rssOpen, 1) } : {}),
+      ...(rssBefore !== undefined && rssOpen !== undefined ? { rssPerStreamKb: round(((rssOpen - rssBefore) * 1024) / o.subscribers, 1) } : {}),
       ...(serverCpu0 !== undefined && serverCpu1 !== undefined ? { serverCpuMs: serverCpu1 - serverCpu0 } : {}),
       clientCpuMs: Math.round((clientCpu.user + clientCpu.system) / 1000),
+      ...(machine ? { machine: { ...machine, othersPct: othersPct(machine, (serverCpu1 ?? 0) - (serverCpu0 ?? 0) + (clientCpu.user + clientCpu.system) / 1000, windowMs) } } : {}),
     };
   } finally {
-    for (const s of subs) s.res?.destroy();
-    spawned?.child.kill("SIGTERM");
+    for (const s of subs) s.close();
+    await spawned?.stop();
   }
 }
 
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
-/** The child's resident set size, from /proc where there is one. */
-function serverRss(child: ChildProcess): number | undefined {
-  const m = /VmRSS:\s+(\d+) kB/.exec(procFile(`/proc/${child.pid}/status`));
-  return m ? Math.round(Number(m[1]) / 1024) : undefined;
-}
-
-/** The child's user + system CPU time in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function serverCpuMs(child: ChildProcess): number | undefined {
-  const fields = procFile(`/proc/${child.pid}/stat`).split(") ")[1]?.split(" ");
-  return fields && fields.length > 13 ? (Number(fields[11]) + Number(fields[12])) * 10 : undefined;
-}
-
-function procFile(path: string): string {
+/** A few streams and a few hundred events, not measured. */
+async function warmUp(url: string, control: ControlClient, client: "raw" | "http"): Promise<void> {
+  const subs = Array.from({ length: 20 }, () => new Subscriber(new Uint32Array(BUCKETS), true));
   try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
+    await Promise.all(subs.map((s) => s.open(url, client, 30_000)));
+    const { lastId } = await control.emitEvents(WORKSPACE, 500, 5000, true);
+    const deadline = Date.now() + 5000;
+    while (subs.some((s) => s.lastId < Number(lastId)) && Date.now() < deadline) await sleep(10);
+  } finally {
+    for (const s of subs) s.close();
   }
+  await sleep(100);
 }
 
-// Usage: node dist/bench/fanout.js [subscribers] [events] [ratePerSec] [coalesceMs] [burst]
+// Usage: node dist/bench/fanout.js [subscribers] [events] [ratePerSec] [coalesceMs] [burst] [http]
 if (require.main === module) {
-  const [subscribers, events, ratePerSec, coalesceMs] = process.argv.slice(2, 6).map(Number);
-  const given = (n: number): number | undefined => (Number.isNaN(n) || n === undefined ? undefined : n);
+  const args = process.argv.slice(2, 6);
+  const given = (i: number): number | undefined => (args[i] === undefined || args[i] === "" || Number.isNaN(Number(args[i])) ? undefined : Number(args[i]));
   runFanout({
-    subscribers: subscribers || undefined,
-    events: events || undefined,
-    ratePerSec: given(ratePerSec),
-    coalesceMs: given(coalesceMs),
+    subscribers: given(0),
+    events: given(1),
+    ratePerSec: given(2),
+    coalesceMs: given(3),
     separateJobs: process.argv[6] !== "burst",
+    client: process.argv[7] === "http" ? "http" : "raw",
   })
     .then((r) => console.log(JSON.stringify(r, null, 2)))
     .catch((err: unknown) => {

@@ -1,0 +1,158 @@
+import { availableParallelism, cpus } from "node:os";
+import { clockOffset, preciseNow, round, spawnService } from "./common";
+import { runFanout } from "./fanout";
+import { pulumiUpAvailability, runPulumiUp } from "./pulumi-up";
+import { measureReadiness, type ReadinessResult, type WaitMode } from "./readiness";
+import { addFanout, addPulumiUp, addReadiness, newReport, render, type FanoutRow } from "./report";
+
+/**
+ * `npm run bench [-- --quick] [--only=1,3,4] [--trace] [--service-cpu-prof=DIR]`
+ *
+ * Scenarios, stream-driven wait and poll-only measured side by side in one run:
+ * 1. readiness latency of N concurrent waiters; 2. request cost per wait (counted in the rounds of 1);
+ * 3. `pulumi up` wall time and the provider's peak memory; 4. the service's fan-out to 1,000
+ * subscribers. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * holding one JSON object.
+ */
+
+export interface BenchPlan {
+  quick: boolean;
+  /** Reconcile step of the services: Running comes two steps after an upsert. */
+  stepMs: number;
+  pollIntervalMs: number;
+  readiness: Array<{ n: number; rounds: Record<WaitMode, number> }>;
+  fanout: Array<{ label: string; subscribers: number; events: number; ratePerSec: number }>;
+  /** undefined: scenario 3 is skipped, with `skipReason`. */
+  pulumiUp?: { pods: number[]; rounds: number; diagnostics?: Array<{ pods: number; mode: WaitMode; env: Record<string, string>; label: string }> };
+  skipReason?: string;
+}
+
+/** About 30-35 s of measuring (plus the build): fits the 60 s of `--quick`. */
+export const QUICK_PLAN: BenchPlan = {
+  quick: true,
+  stepMs: 1250,
+  pollIntervalMs: 2000,
+  readiness: [
+    { n: 1, rounds: { stream: 3, poll: 3 } },
+    { n: 100, rounds: { stream: 1, poll: 1 } },
+  ],
+  fanout: [{ label: "5k/s", subscribers: 1000, events: 10_000, ratePerSec: 5000 }],
+  skipReason: "left out of --quick: `pulumi up` of 10, 100 and 300 pods in both modes takes about 2 minutes (run `npm run bench` for it)",
+};
+
+/** About 4 minutes. */
+export const FULL_PLAN: BenchPlan = {
+  quick: false,
+  stepMs: 1250,
+  pollIntervalMs: 2000,
+  readiness: [
+    { n: 1, rounds: { stream: 10, poll: 10 } },
+    { n: 100, rounds: { stream: 3, poll: 3 } },
+    { n: 500, rounds: { stream: 3, poll: 3 } },
+  ],
+  fanout: [
+    { label: "5k/s", subscribers: 1000, events: 20_000, ratePerSec: 5000 },
+    { label: "10k/s", subscribers: 1000, events: 20_000, ratePerSec: 10_000 },
+  ],
+  pulumiUp: {
+    pods: [10, 100, 300],
+    rounds: 1,
+    // Attribution: the same 300-pod up without the engine's per-step checkpoints.
+    diagnostics: [{ pods: 300, mode: "stream", env: { PULUMI_SKIP_CHECKPOINTS: "true" }, label: "PULUMI_SKIP_CHECKPOINTS=true" }],
+  },
+};
+
+export interface Args {
+  quick: boolean;
+  only: Set<number>;
+  trace: boolean;
+  serviceCpuProf?: string;
+}
+
+export function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4]), trace: false };
+  for (const a of argv) {
+    if (a === "--quick") args.quick = true;
+    else if (a === "--trace") args.trace = true;
+    else if (a.startsWith("--only=")) args.only = new Set(a.slice(7).split(",").map(Number));
+    else if (a.startsWith("--service-cpu-prof=")) args.serviceCpuProf = a.slice(19);
+    else throw new Error(`unknown argument ${a}\nUsage: npm run bench [-- --quick] [--only=1,2,3,4] [--trace] [--service-cpu-prof=DIR]`);
+  }
+  // Scenario 2 is counted in the rounds of scenario 1.
+  if (args.only.has(2)) args.only.add(1);
+  return args;
+}
+
+const started = preciseNow();
+const progress = (line: string): void => void process.stderr.write(`[bench ${((preciseNow() - started) / 1000).toFixed(1)}s] ${line}\n`);
+
+/**
+ * Scenarios 1 and 2 on one service process (reconcile step `plan.stepMs`): a warm-up round, then
+ * for each N the stream mode and the poll-only mode, one after the other.
+ */
+export async function runReadiness(plan: BenchPlan, opts: { trace?: boolean; serviceCpuProf?: string } = {}): Promise<ReadinessResult[]> {
+  const execArgv = opts.serviceCpuProf ? ["--cpu-prof", `--cpu-prof-dir=${opts.serviceCpuProf}`] : [];
+  const svc = await spawnService({ reconcileMs: plan.stepMs, execArgv });
+  const results: ReadinessResult[] = [];
+  try {
+    const offset = await clockOffset(svc.url);
+    progress(`readiness: service ${svc.url}, its clock ${offset ? `${offset.offsetMs} ± ${offset.uncertaintyMs} ms` : "(not measured)"} from ours`);
+    const common = { url: svc.url, stepMs: plan.stepMs, pollIntervalMs: plan.pollIntervalMs, clockOffsetMs: offset?.offsetMs ?? 0, servicePid: svc.child.pid };
+    // Warm-up, not reported: JIT of both processes on the upsert, stream and status paths.
+    await measureReadiness({ ...common, n: 50, rounds: 1, mode: "stream", idPrefix: "warm" });
+    for (const { n, rounds } of plan.readiness) {
+      for (const mode of ["stream", "poll"] as const) {
+        const r = await measureReadiness({ ...common, n, rounds: rounds[mode], mode, trace: opts.trace, seed: n });
+        progress(`readiness ${mode} n=${n}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, ${r.statusGetsPerWait} status GETs/wait, ${r.streamsPerWorkspace} stream(s)`);
+        results.push(r);
+      }
+    }
+  } finally {
+    await svc.stop();
+  }
+  return results;
+}
+
+export async function main(argv: readonly string[]): Promise<string> {
+  const args = parseArgs(argv);
+  const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
+  progress(`${plan.quick ? "quick" : "full"} run on ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}`);
+  const report = newReport({ quick: plan.quick, pollIntervalMs: plan.pollIntervalMs, stepMs: plan.stepMs });
+
+  if (args.only.has(1)) addReadiness(report, await runReadiness(plan, { trace: args.trace, serviceCpuProf: args.serviceCpuProf }));
+
+  if (args.only.has(4)) {
+    const rows: FanoutRow[] = [];
+    for (const f of plan.fanout) {
+      progress(`fan-out ${f.label}: ${f.subscribers} subscribers, ${f.events} events at ${f.ratePerSec}/s`);
+      const r = await runFanout({ ...f, timeoutMs: 30_000 });
+      progress(`fan-out ${f.label}: ${r.eventsPerSecPerSubscriber} events/s per subscriber, p99 ${r.latencyMs.p99} ms`);
+      rows.push({ ...r, label: f.label });
+    }
+    addFanout(report, rows);
+  }
+
+  if (args.only.has(3)) {
+    const availability = plan.pulumiUp ? await pulumiUpAvailability() : { ok: false as const, reason: plan.skipReason ?? "not planned" };
+    if (!plan.pulumiUp || !availability.ok) {
+      const reason = availability.ok ? (plan.skipReason ?? "not planned") : availability.reason;
+      progress(`pulumi up: skipped: ${reason}`);
+      addPulumiUp(report, { skipped: reason });
+    } else {
+      addPulumiUp(report, await runPulumiUp({ ...plan.pulumiUp, stepMs: plan.stepMs, pollIntervalMs: plan.pollIntervalMs, progress }));
+    }
+  }
+
+  report.json.wall_s = round((preciseNow() - started) / 1000, 1);
+  return render(report);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (text) => process.stdout.write(`${text}\n`),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { startService, type RunningService } from "../../server";
+import { API_KEY, CONTROL_TOKEN, WORKSPACE, clockOffset, percentile, seededRandom } from "../../bench/common";
+import { runFanout, sustainedRate } from "../../bench/fanout";
+import { measureReadiness } from "../../bench/readiness";
+import { addFanout, addPulumiUp, addReadiness, fanoutMeetsTarget, newReport, render } from "../../bench/report";
+import { parseArgs } from "../../bench/run";
+
+/**
+ * The benchmark's measurement functions at tiny sizes, against an in-process service: the shape
+ * of what they report, not speed (speed is what `npm run bench` prints).
+ */
+describe("bench measurement functions", () => {
+  let svc: RunningService;
+
+  beforeAll(async () => {
+    svc = await startService({ port: 0, keys: { [WORKSPACE]: API_KEY }, controlToken: CONTROL_TOKEN, reconcileMs: 150, heartbeatMs: 60_000, ringSize: 1000, log: false });
+  });
+  afterAll(() => svc.close());
+
+  it("should measure both modes and fan-out, and report every headline figure in the last line's JSON", async () => {
+    const common = { url: svc.url, n: 3, rounds: 1, stepMs: 150, pollIntervalMs: 200, staggerMs: 100 };
+    const stream = await measureReadiness({ ...common, mode: "stream" });
+    const poll = await measureReadiness({ ...common, mode: "poll" });
+    for (const r of [stream, poll]) {
+      expect(r.samples + r.lateStarts).toBe(3);
+      expect(Number.isFinite(r.p50Ms) && r.p50Ms >= 0).toBe(true);
+      expect(r.statusGetsPerWait).toBeGreaterThan(0);
+    }
+    expect(stream.streamsPerWorkspace).toBe(1);
+    expect(stream.streamsOpenedPerRound).toBe(1);
+    expect(poll.streamsPerWorkspace).toBe(0);
+
+    const fan = await runFanout({ url: svc.url, subscribers: 5, events: 50, ratePerSec: 1000, sampleEvery: 1 });
+    expect(fan).toMatchObject({ subscribers: 5, delivered: 250, expected: 250, dropped: 0 });
+    expect(Number.isFinite(fan.latencyMs.p99)).toBe(true);
+    expect(fanoutMeetsTarget(fan)).toBe(false); // 5 subscribers are not the 1,000 of the target
+
+    const report = newReport({ quick: true, pollIntervalMs: 200, stepMs: 150 });
+    addReadiness(report, [stream, poll]);
+    addFanout(report, [{ ...fan, label: "tiny" }]);
+    addPulumiUp(report, { skipped: "not in this test" });
+    const lines = render(report).split("\n");
+    expect(lines.some((l) => l.startsWith("1+2 readiness  stream"))).toBe(true);
+    const json = JSON.parse(lines[lines.length - 1]) as Record<string, unknown>;
+    for (const key of ["readiness_p50_ms", "readiness_p99_ms", "poll_p50_ms", "ratio_p50", "status_gets_per_wait", "streams_per_workspace", "n", "fanout_events_per_sec", "fanout_p99_ms"]) {
+      expect(typeof json[key]).toBe("number");
+      expect(Number.isFinite(json[key] as number)).toBe(true);
+    }
+    expect(json.n).toBe(3);
+    expect(json.streams_per_workspace).toBe(1);
+    expect(json.pulumi_up).toEqual({ skipped: "not in this test" });
+    expect(Object.keys(json.targets as object)).toHaveLength(7);
+  }, 15_000);
+
+  it("should report pulumi up: the 300-vs-10 ratio in stream mode, and the diagnostic up's attribution", () => {
+    const row = (mode: "stream" | "poll", pods: number, wallMs: number, cli: number, diagnostic?: string) => ({
+      mode,
+      pods,
+      wallMs,
+      cpuS: { cli, provider: 1, program: 1 },
+      streamsOpened: mode === "stream" ? 1 : 0,
+      ...(diagnostic ? { diagnostic } : {}),
+    });
+    const report = newReport({ quick: false, pollIntervalMs: 2000, stepMs: 1250 });
+    addPulumiUp(report, {
+      rows: [row("stream", 10, 5000, 1), row("poll", 10, 6000, 1), row("stream", 300, 20_000, 15), row("poll", 300, 21_000, 15), row("stream", 300, 8000, 2, "SKIP")],
+      json: {},
+    });
+    const target = report.targets.find((t) => t.name.startsWith("pulumi up"))!;
+    expect(target).toMatchObject({ value: "4×", met: false });
+    expect(target.note).toBe("with SKIP: 8.0 s (1.6× of 10 pods), pulumi CLI CPU 15 s → 2 s");
+    expect(report.json).toMatchObject({ up_ratio_300_vs_10: 4, up_wall_s: { stream: { "10": 5, "300": 20 }, poll: { "10": 6, "300": 21 } } });
+    expect(report.rows).toHaveLength(5);
+  });
+
+  it("should read the service's clock within a ms of ours (same process here)", async () => {
+    const offset = await clockOffset(svc.url, 3);
+    expect(offset).toBeDefined();
+    expect(Math.abs(offset!.offsetMs)).toBeLessThan(1 + offset!.uncertaintyMs);
+  });
+
+  it("should compute nearest-rank percentiles, seed its stagger, and parse its arguments", () => {
+    expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+    expect(percentile([5, 1, 4, 2, 3], 99)).toBe(5);
+    expect(percentile([], 50)).toBeNaN();
+    const a = seededRandom(7);
+    const b = seededRandom(7);
+    expect([a(), a()]).toEqual([b(), b()]);
+    expect(parseArgs(["--quick", "--only=2"])).toMatchObject({ quick: true, only: new Set([2, 1]) });
+    expect(() => parseArgs(["--fast"])).toThrow(/unknown argument --fast/);
+    // 5,000 events/s with a late last tick: the slope still reads 5,000.
+    const timeline = Array.from({ length: 1000 }, (_, k) => 1e12 + k * 0.2);
+    timeline[999] += 40;
+    expect(sustainedRate(timeline)).toBeCloseTo(5000, 0);
+    expect(sustainedRate([1, 2])).toBeUndefined();
+  });
+});
