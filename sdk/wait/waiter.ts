@@ -16,6 +16,9 @@ import { WorkloadCondition, type Observation, type Since, type WaitGoal } from "
 import { StatusObserver, type ObserverTiming } from "./observer";
 import { SharedStatusReads } from "./reads";
 
+/** Why a finished wait aborts its outstanding reads. */
+const FINISHED = "wait finished";
+
 /** What `waitForWorkload` needs of a client; `WorkspaceClient` has it. */
 export interface WaitableClient {
   getStatus(id: string, options?: CallOptions): Promise<WorkloadStatus>;
@@ -119,7 +122,7 @@ export function waitForWorkload(client: WaitableClient, id: string, options: Wai
       observer.stop();
       clock.clearTimeout(timer);
       options.signal?.removeEventListener("abort", onCallerAbort);
-      done.abort();
+      done.abort(FINISHED); // a plain reason: no AbortError (and its stack trace) per finished wait
       if ("error" in outcome) reject(outcome.error);
       else resolve(outcome.value);
     };

@@ -10,8 +10,14 @@ import type { RequestContext, Route, Router } from "./router";
 
 const UNMATCHED = "(unmatched)";
 
+// Request ids must be unique, not secret: a random prefix per process and a counter.
+// (randomBytes per request was 6% of the service's busy time in a burst of 500 reads.)
+const REQUEST_ID_PREFIX = `req_${randomBytes(4).toString("hex")}`;
+let requestCount = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(8).toString("hex")}`;
+  requestCount = (requestCount + 1) % 0x1_0000_0000;
+  return `${REQUEST_ID_PREFIX}${requestCount.toString(16).padStart(8, "0")}`;
 }
 
 /** 401 / 400 / 403, in that order: who you are, then what you asked for, then whether you may. */
