@@ -41,8 +41,8 @@ say() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. what is needed ----------------------------------------------------------------------------
 say "Node >= 22, npm dependencies, pulumi CLI"
-PATH="$(bash scripts/install.sh | tail -n 1):$PATH"
-export PATH
+tool_paths="$(bash scripts/install.sh | tail -n 1)" # Node >= 22 and the pulumi CLI
+export PATH="$tool_paths:$PATH"
 echo "node $(node --version), pulumi $(pulumi version)"
 
 # --- 2. state dirs, one demo at a time ------------------------------------------------------------
@@ -157,7 +157,7 @@ config in Pulumi.$STACK.yaml; both are gitignored. The local service stopped wit
 next run starts it again with the same workloads.
 
 By hand (from $root):
-  export PATH="$pulumi_bin:\$PATH" PULUMI_BACKEND_URL=$PULUMI_BACKEND_URL
+  export PATH="$tool_paths:\$PATH" PULUMI_BACKEND_URL=$PULUMI_BACKEND_URL
   export $passphrase_env
   npm run service -- --port ${url##*:} --data-dir .pulumi-state/service &   # the service, in the background
   pulumi preview --stack $STACK                                      # or refresh, up, stack output
