@@ -12,9 +12,10 @@ export interface Failure {
  * `property <p> value {<inputs[p]>} has a problem: <reason>`, formatting the raw input value (a
  * secret included), so a failure never names one of these keys exactly: it names the field inside
  * (`credentials.password`) or no property at all, with the path in the reason. `config` (a
- * template's) is not secret but may be 64 KB.
+ * template's) is not secret but may be 64 KB; `baseUrl` is not secret, but the failure may be
+ * that it carries credentials (`http://user:password@host`).
  */
-const QUIET_KEYS = new Set(["credentials", "apiKey", "config"]);
+const QUIET_KEYS = new Set(["credentials", "apiKey", "config", "baseUrl"]);
 
 /** A failure at `path` (as the user writes it: `ports[0].port`) that is safe to show. */
 export function failureAt(path: ReadonlyArray<PropertyKey>, reason: string): Failure {

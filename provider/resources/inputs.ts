@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { TEMPLATE_CONFIG_MAX_DEPTH } from "../../sdk/schemas";
 import { Workspace } from "./workspace";
 
 /** A login. Write-only: set on create, stored by the service as a secret, never returned. */
@@ -81,4 +82,23 @@ export function connectionProps<O extends pulumi.CustomResourceOptions>(
 /** `credentials` as a secret, or undefined. */
 export function secretCredentials(credentials: pulumi.Input<CredentialsArgs> | undefined): pulumi.Output<unknown> | undefined {
   return credentials === undefined ? undefined : pulumi.secret(credentials);
+}
+
+/**
+ * Throws, as the program runs, when a plain input value nests objects and arrays deeper than the
+ * service accepts anywhere (32 levels, a template's config). `@pulumi/pulumi` serializes inputs
+ * recursively: a value a few thousand levels deep overflows the stack there, and in an Automation
+ * API inline program that error escapes as an unhandled rejection while the preview succeeds
+ * without the resource (an `up` would delete it). Values inside outputs are left to `check`.
+ */
+export function refuseDeepInput(className: string, name: string, field: string, value: unknown): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null || pulumi.Output.isInstance(v) || pulumi.Resource.isInstance(v) || v instanceof Promise) continue;
+    if (depth > TEMPLATE_CONFIG_MAX_DEPTH) {
+      throw new Error(`${className} ${name}: ${field} nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep`);
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
 }

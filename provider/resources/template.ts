@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
 import { templateProvider } from "../stub";
-import { connectionProps, type ConnectionArgs } from "./inputs";
+import { connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
 
 export interface TemplateArgs extends ConnectionArgs {
   /** The template's name (1-200 characters). */
@@ -35,6 +35,7 @@ export class Template extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseDeepInput("Template", name, "config", args.config);
     const connection = connectionProps(args, opts);
     const props: pulumi.Inputs = {
       name: args.name,

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
 import { workloadProvider } from "../stub";
-import { connectionProps, secretCredentials, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
+import { connectionProps, refuseDeepInput, secretCredentials, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
 
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
@@ -51,6 +51,7 @@ export abstract class WorkloadResource extends pulumi.dynamic.Resource {
   ) {
     for (const key of Object.keys(spec)) {
       if (RESERVED.has(key)) throw new Error(`${className} ${name}: spec field "${key}" is not allowed${key === "id" ? " (set workloadId)" : ""}`);
+      refuseDeepInput(className, name, key, spec[key]);
     }
     const connection = connectionProps(args, opts);
     const props: pulumi.Inputs = {
