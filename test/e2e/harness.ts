@@ -25,6 +25,19 @@ import {
 } from "@pulumi/pulumi/automation";
 import { ControlClient, startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
+import { runtime as pulumiRuntime } from "@pulumi/pulumi";
+
+/**
+ * Inline programs run in this process, one after another, each talking to a new CLI's resource
+ * monitor on a port the kernel picked. grpc-js pools subchannels process-wide by address: when a
+ * port comes round again, a new client gets the subchannel of a CLI that has exited, still backing
+ * off, and the program's first call fails at once ("14 UNAVAILABLE: No connection established").
+ * The automation language server swallows that gRPC error, so the operation "succeeds" without the
+ * program's resources, and the rejection escapes to jest. Seen in about one preview in 40 here.
+ * Each client gets subchannels of its own instead (`grpcClientOptions` is @internal to @pulumi/pulumi).
+ */
+const grpcClientOptions = (pulumiRuntime as unknown as { grpcClientOptions?: Record<string, unknown> }).grpcClientOptions;
+if (grpcClientOptions) grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const PULUMI_VERSION = "3.259.0";
