@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { TEMPLATE_CONFIG_MAX_DEPTH } from "../../sdk/schemas";
+import { TEMPLATE_CONFIG_MAX_DEPTH, jsonDepth } from "../../sdk/schemas";
 import { Workspace } from "./workspace";
 
 /** A login. Write-only: set on create, stored by the service as a secret, never returned. */
@@ -92,13 +92,8 @@ export function secretCredentials(credentials: pulumi.Input<CredentialsArgs> | u
  * without the resource (an `up` would delete it). Values inside outputs are left to `check`.
  */
 export function refuseDeepInput(className: string, name: string, field: string, value: unknown): void {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== "object" || v === null || pulumi.Output.isInstance(v) || pulumi.Resource.isInstance(v) || v instanceof Promise) continue;
-    if (depth > TEMPLATE_CONFIG_MAX_DEPTH) {
-      throw new Error(`${className} ${name}: ${field} nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep`);
-    }
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  const resolvedLater = (v: object): boolean => pulumi.Output.isInstance(v) || pulumi.Resource.isInstance(v) || v instanceof Promise;
+  if (jsonDepth(value, TEMPLATE_CONFIG_MAX_DEPTH, resolvedLater) > TEMPLATE_CONFIG_MAX_DEPTH) {
+    throw new Error(`${className} ${name}: ${field} nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep`);
   }
 }

@@ -10,13 +10,16 @@ export const TEMPLATE_CONFIG_MAX_BYTES = 64 * 1024;
  */
 export const TEMPLATE_CONFIG_MAX_DEPTH = 32;
 
-/** Nesting depth of a JSON value (objects and arrays count; scalars are 0), without recursion; stops past `limit`. */
-export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+/**
+ * Nesting depth of a JSON value (objects and arrays count; scalars are 0), without recursion;
+ * stops past `limit`. Objects for which `isLeaf` answers true are not walked into.
+ */
+export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY, isLeaf: (v: object) => boolean = () => false): number {
   let max = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
-    if (typeof v !== "object" || v === null) continue;
+    if (typeof v !== "object" || v === null || isLeaf(v)) continue;
     max = Math.max(max, depth);
     if (max > limit) return max;
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
