@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { startService, type RunningService, type ServiceOptions } from "../../server";
+import { parseFrames, type Frame } from "../server/sse";
 
 /** Keys of the two workspaces every reliability test uses; distinctive, so a search for them finds only them. */
 export const KEYS = Object.freeze({ alpha: "alpha-Key-3f9c1e7a5b", beta: "beta-Key-8d2e6b4f0c" });
@@ -158,36 +159,6 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-export interface Frame {
-  id?: string;
-  event?: string;
-  data?: string;
-  comment?: string;
-  retry?: string;
-}
-
-/** Complete SSE blocks of `text` (each ends with a blank line) and the unparsed rest. */
-export function parseFrames(text: string): { frames: Frame[]; rest: string } {
-  const frames: Frame[] = [];
-  const blocks = text.split("\n\n");
-  const rest = blocks.pop() ?? "";
-  for (const block of blocks) {
-    const f: Frame = {};
-    for (const line of block.split("\n")) {
-      if (line.startsWith(":")) {
-        f.comment = line.slice(1);
-        continue;
-      }
-      const i = line.indexOf(":");
-      const field = (i === -1 ? line : line.slice(0, i)) as keyof Frame;
-      const value = i === -1 ? "" : line.slice(i + 1).replace(/^ /, "");
-      f[field] = field === "data" && f.data !== undefined ? `${f.data}\n${value}` : value;
-    }
-    frames.push(f);
-  }
-  return { frames, rest };
 }
 
 export interface StreamOptions {

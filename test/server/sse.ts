@@ -9,7 +9,7 @@ export interface Frame {
   retry?: string;
 }
 
-/** Parses complete SSE blocks (each ends with a blank line); returns the frames and the unparsed rest. */
+/** Complete SSE blocks of `text` (each ends with a blank line) and the unparsed rest. */
 export function parseFrames(text: string): { frames: Frame[]; rest: string } {
   const frames: Frame[] = [];
   const blocks = text.split("\n\n");
@@ -17,13 +17,14 @@ export function parseFrames(text: string): { frames: Frame[]; rest: string } {
   for (const block of blocks) {
     const f: Frame = {};
     for (const line of block.split("\n")) {
-      if (line.startsWith(":")) f.comment = line.slice(1);
-      else {
-        const i = line.indexOf(": ");
-        const field = line.slice(0, i) as keyof Frame;
-        const value = line.slice(i + 2);
-        f[field] = field === "data" && f.data !== undefined ? `${f.data}\n${value}` : value;
+      if (line.startsWith(":")) {
+        f.comment = line.slice(1);
+        continue;
       }
+      const i = line.indexOf(":");
+      const field = (i === -1 ? line : line.slice(0, i)) as keyof Frame;
+      const value = i === -1 ? "" : line.slice(i + 1).replace(/^ /, "");
+      f[field] = field === "data" && f.data !== undefined ? `${f.data}\n${value}` : value;
     }
     frames.push(f);
   }
