@@ -48,6 +48,8 @@ export interface SpawnedService {
 }
 
 export interface SpawnOptions {
+  /** The service's `--profile`. @default "full" */
+  profile?: "full" | "spec";
   reconcileMs?: number;
   coalesceMs?: number;
   ringSize?: number;
@@ -69,6 +71,7 @@ export async function spawnService(options: SpawnOptions = {}): Promise<SpawnedS
   const cli = join(__dirname, "..", "server", ts ? "cli.ts" : "cli.js");
   const args = ["--port", "0", "--quiet", "--control-token", CONTROL_TOKEN, "--key", `${WORKSPACE}=${API_KEY}`];
   args.push("--ring-size", String(options.ringSize ?? 10_000));
+  if (options.profile !== undefined) args.push("--profile", options.profile);
   if (options.reconcileMs !== undefined) args.push("--reconcile-ms", String(options.reconcileMs));
   if (options.coalesceMs !== undefined) args.push("--coalesce-ms", String(options.coalesceMs));
   if (options.heartbeatMs !== undefined) args.push("--heartbeat-ms", String(options.heartbeatMs));

@@ -59,6 +59,8 @@ export interface ReadinessOptions {
 
 export interface ReadinessResult {
   mode: WaitMode;
+  /** The service's profile: `spec` answers only what the published spec names (activity rows without targets). @default "full" */
+  profile?: "full" | "spec";
   n: number;
   rounds: number;
   /** Latencies measured (waits that started after their workload was Running are left out, see `lateStarts`). */

@@ -19,6 +19,9 @@ export const USAGE = `Usage: wws-service [options]
   --workload-domain DOMAIN  domain of endpoints and admin consoles (default workloads.localhost)
   --data-dir DIR            persist state here (default: memory only)
   --control-token TOKEN     enable the /_control endpoints
+  --profile full|spec       spec: answer only what the published spec names (default full)
+  --transitions MODE        visible|instant|in-place: how updates and restarts show (default visible)
+  --in-place-delay-ms MS    with --transitions in-place, when an update applies (default 1000)
   --quiet                   no per-request log lines
   --help                    this text`;
 
@@ -40,6 +43,9 @@ const WITH_VALUE: Record<string, Setter> = {
   "--workload-domain": (o, v) => (o.workloadDomain = v),
   "--data-dir": (o, v) => (o.dataDir = v),
   "--control-token": (o, v) => (o.controlToken = v),
+  "--profile": (o, v) => (o.profile = v as ServiceOptions["profile"]),
+  "--transitions": (o, v) => (o.transitions = v as ServiceOptions["transitions"]),
+  "--in-place-delay-ms": (o, v, f) => (o.inPlaceDelayMs = int(f, v)),
   "--key": (o, v, f) => {
     const eq = v.indexOf("=");
     if (eq <= 0 || eq === v.length - 1) throw new CliError(`${f}: expected WORKSPACE=KEY`);
@@ -60,6 +66,9 @@ const FLAG_OF: Record<string, string> = {
   workloadDomain: "--workload-domain",
   dataDir: "--data-dir",
   controlToken: "--control-token",
+  profile: "--profile",
+  transitions: "--transitions",
+  inPlaceDelayMs: "--in-place-delay-ms",
 };
 
 export function flagOf(option: string): string {

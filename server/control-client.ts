@@ -6,6 +6,22 @@ export type Counters = CountersSnapshot;
 export type Faults = FaultConfig;
 export type Transition = TransitionRecord;
 
+/** The service's own record of a workload, in every profile: the full `/status` record and the applied spec. */
+export interface WorkloadRecordView {
+  id: string;
+  type: string;
+  phase: string;
+  message?: string;
+  updatedAt: string;
+  generation: number;
+  observedGeneration: number;
+  restartCount: number;
+  endpoint?: string;
+  adminUrl?: string;
+  adminReady?: boolean;
+  spec: Record<string, unknown>;
+}
+
 /**
  * Typed client of the local service's `/_control` endpoints (enabled by its `controlToken`), for
  * tests and benchmarks of the SDK and the provider.
@@ -53,6 +69,17 @@ export class ControlClient {
 
   async resetCounters(): Promise<void> {
     await this.call("POST", "/_control/counters/reset");
+  }
+
+  /** The service's own full record of the workload (whatever its profile shows), or `undefined` once it is gone. */
+  async workload(workspace: string, id: string): Promise<WorkloadRecordView | undefined> {
+    const path = `/_control/workloads/${encodeURIComponent(workspace)}/${encodeURIComponent(id)}`;
+    try {
+      return (await this.call("GET", path)) as WorkloadRecordView;
+    } catch (err) {
+      if (err instanceof Error && / answered 404 /.test(err.message)) return undefined;
+      throw err;
+    }
   }
 
   /** Phase changes of the workload, oldest first (`at`: epoch ms, sub-ms precision; `Gone` marks removal). */

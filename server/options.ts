@@ -1,5 +1,6 @@
 import { DNS_LABEL, DNS_LABEL_RULE } from "../sdk/schemas";
 import { DEFAULT_FLEET, fleetProblem, type FleetConfig } from "./fleet";
+import { PROFILES, TRANSITIONS, type Profile, type Transitions } from "./profile";
 
 export type LogFn = (line: string) => void;
 
@@ -36,6 +37,16 @@ export interface ServiceOptions {
   log?: LogFn | false;
   /** Regions and hosts of `GET /v1/fleet/hosts` and placement. @default two regions, five hosts */
   fleet?: FleetConfig;
+  /** `full`: the whole contract; `spec`: only what the published spec names (see `profile.ts`). @default "full" */
+  profile?: Profile;
+  /** How an accepted update or restart shows: `visible`, `instant` or `in-place` (see `profile.ts`). @default "visible" */
+  transitions?: Transitions;
+  /**
+   * With `transitions: "in-place"`, how long after the request an update or restart applies. It
+   * sits inside the client's settle rule (at least 2 s after the request), so that a client
+   * without other evidence never takes the old record for the new one. @default 1000 (1 s)
+   */
+  inPlaceDelayMs?: number;
 }
 
 export type ResolvedOptions = Readonly<Required<Omit<ServiceOptions, "dataDir" | "controlToken">>> & {
@@ -58,6 +69,9 @@ export const DEFAULT_SERVICE_OPTIONS: ResolvedOptions = Object.freeze({
   controlToken: undefined,
   log: false,
   fleet: DEFAULT_FLEET,
+  profile: "full",
+  transitions: "visible",
+  inPlaceDelayMs: 1000, // 1 s
 });
 
 export class OptionError extends Error {
@@ -101,6 +115,9 @@ export function resolveOptions(options: ServiceOptions = {}): ResolvedOptions {
     throw new OptionError("controlToken", "must be a non-empty string");
   }
   if (o.log !== false && typeof o.log !== "function") throw new OptionError("log", "must be a function or false");
+  if (!PROFILES.includes(o.profile)) throw new OptionError("profile", `must be one of ${PROFILES.join(", ")}, got ${JSON.stringify(o.profile)}`);
+  if (!TRANSITIONS.includes(o.transitions)) throw new OptionError("transitions", `must be one of ${TRANSITIONS.join(", ")}, got ${JSON.stringify(o.transitions)}`);
+  integer("inPlaceDelayMs", o.inPlaceDelayMs, 0);
   validateKeys(o.keys);
   const fleetIssue = fleetProblem(o.fleet);
   if (fleetIssue) throw new OptionError("fleet", fleetIssue);

@@ -1,4 +1,13 @@
-import { formatDuration, systemClock, type Clock, type TimerHandle, type WaitProgress } from "../../sdk";
+import { formatDuration, systemClock, type Clock, type SettleRule, type TimerHandle, type WaitProgress } from "../../sdk";
+
+/** What a user reads when a wait settles for lack of evidence (the rule: `sdk/wait/settle.ts`). */
+function settlingText(rule: SettleRule): string {
+  return (
+    `but the service shows no evidence that this is the new spec (no generation, no phase change seen): settling, ` +
+    `taking it once the workspace's events are quiet for ${formatDuration(rule.quietMs)}, ` +
+    `${formatDuration(rule.minMs)} to ${formatDuration(rule.maxMs)} after the request`
+  );
+}
 
 export interface ProgressOptions {
   /** Where lines go. @default console.log (the dynamic provider host passes it to the engine's output) */
@@ -60,9 +69,12 @@ export class ProgressReporter {
     this.schedule();
     return {
       report: (p) => {
-        if (p.phase === wait.phase) return;
-        wait.phase = p.phase;
-        if (this.detailed()) this.line(`${label}: ${p.phase}${p.message ? ` (${p.message})` : ""} after ${formatDuration(p.elapsedMs)}`);
+        const phase = p.settling ? `${p.phase}, settling` : p.phase;
+        if (phase === wait.phase) return;
+        wait.phase = phase;
+        if (!this.detailed()) return;
+        if (p.settling) this.line(`${label}: ${p.phase} after ${formatDuration(p.elapsedMs)}, ${settlingText(p.settling.rule)}`);
+        else this.line(`${label}: ${p.phase}${p.message ? ` (${p.message})` : ""} after ${formatDuration(p.elapsedMs)}`);
       },
       end: () => {
         this.waits.delete(wait);

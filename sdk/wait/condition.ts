@@ -1,4 +1,5 @@
 import type { WorkloadStatus } from "../schemas";
+import { DEFAULT_SETTLE_RULE, settleAt, type SettleClock, type SettleRule } from "./settle";
 
 export type WaitGoal = "ready" | "gone";
 
@@ -17,6 +18,8 @@ export interface ConditionOptions {
   /** Also require `adminReady === true` (storage with an admin console). */
   adminReady?: boolean;
   since?: Since;
+  /** For `since` waits without evidence (see `settle.ts`). @default DEFAULT_SETTLE_RULE */
+  settle?: SettleRule;
 }
 
 /** One look at `/status`: the record, or `undefined` for 404. */
@@ -25,7 +28,10 @@ export type Observation = WorkloadStatus | undefined;
 export type Verdict =
   | { kind: "satisfied"; status: WorkloadStatus | undefined }
   | { kind: "failed"; status: WorkloadStatus }
-  | { kind: "pending"; reason: string };
+  | { kind: "pending"; reason: string; settleAt?: number };
+
+/** What a record says about being about the request: yes, no, or nothing either way. */
+type Freshness = "fresh" | "stale" | "no-evidence";
 
 const hasGenerations = (s: WorkloadStatus): s is WorkloadStatus & { generation: number; observedGeneration: number } =>
   s.generation !== undefined && s.observedGeneration !== undefined;
@@ -43,57 +49,72 @@ function parseTime(value: string | undefined): number | undefined {
  * Goal `ready`: `phase == Running`, `observedGeneration >= generation` when both are present,
  * and `adminReady` when asked for. `Failed` fails the wait.
  *
- * With `since`, a record must also be fresh, i.e. about the request and not from before it:
+ * With `since`, a record must also be about the request and not from before it:
  * - with generations on both records: `observedGeneration >= previous.generation + 1` (a Failed
- *   record: `generation > previous.generation`);
+ *   record: `generation > previous.generation`), and nothing else counts;
  * - otherwise evidence of change: a phase other than the previous one was seen (a record read
  *   after the request, so it reflects it), `updatedAt` later than both `requestedAt` and the
  *   previous `updatedAt` (the second test guards against a server clock ahead of ours), or
- *   `restartCount` above the previous one.
- * A stale Running or a stale Failed leaves the wait pending.
+ *   `restartCount` above the previous one;
+ * - with none of these, the settle rule of `settle.ts` decides, from the `SettleClock` the waiter
+ *   passes (without one, such a record stays pending).
  */
 export class WorkloadCondition {
   /** A phase different from the previous record's was seen since the request. */
   private changed = false;
   private readonly previousPhase: string;
+  private readonly settle: SettleRule;
 
   constructor(private readonly options: ConditionOptions) {
     this.previousPhase = options.since?.previous?.phase ?? "Running";
+    this.settle = options.settle ?? DEFAULT_SETTLE_RULE;
   }
 
-  observe(status: Observation): Verdict {
+  observe(status: Observation, clock?: SettleClock): Verdict {
     if (this.options.until === "gone") {
       return status === undefined ? { kind: "satisfied", status: undefined } : { kind: "pending", reason: `still present in phase ${status.phase}` };
     }
     if (status === undefined) return { kind: "pending", reason: "not found (404)" };
     if (status.phase !== this.previousPhase) this.changed = true;
-    const fresh = this.fresh(status);
+    const freshness = this.freshness(status);
     if (status.phase === "Failed") {
-      return fresh ? { kind: "failed", status } : { kind: "pending", reason: "still the Failed record from before the request" };
+      if (freshness === "fresh") return { kind: "failed", status };
+      if (freshness === "stale") return { kind: "pending", reason: "still the Failed record from before the request" };
+      return this.settled(clock) ? { kind: "failed", status } : this.settling(clock);
     }
     if (status.phase !== "Running") return { kind: "pending", reason: `phase ${status.phase}` };
     if (hasGenerations(status) && status.observedGeneration < status.generation) {
       return { kind: "pending", reason: `generation ${status.generation} not yet observed (observed ${status.observedGeneration})` };
     }
-    if (!fresh) return { kind: "pending", reason: "still the Running record from before the request" };
+    if (freshness === "stale") return { kind: "pending", reason: "still the Running record from before the request" };
+    if (freshness === "no-evidence" && !this.settled(clock)) return this.settling(clock);
     if (this.options.adminReady && status.adminReady !== true) return { kind: "pending", reason: "admin console not ready yet" };
     return { kind: "satisfied", status };
   }
 
-  private fresh(status: WorkloadStatus): boolean {
+  private settled(clock: SettleClock | undefined): boolean {
+    return clock !== undefined && clock.now >= settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt);
+  }
+
+  private settling(clock: SettleClock | undefined): Verdict {
+    const reason = "settling: the service shows no evidence that this record is about the request (no generation, no phase change seen)";
+    return clock === undefined ? { kind: "pending", reason } : { kind: "pending", reason, settleAt: settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt) };
+  }
+
+  private freshness(status: WorkloadStatus): Freshness {
     const since = this.options.since;
-    if (since === undefined) return true;
+    if (since === undefined) return "fresh";
     const previous = since.previous;
     const prevGeneration = previous?.generation;
     if (prevGeneration !== undefined && status.generation !== undefined) {
-      if (status.phase === "Failed") return status.generation > prevGeneration;
-      if (status.observedGeneration !== undefined) return status.observedGeneration >= prevGeneration + 1;
+      if (status.phase === "Failed") return status.generation > prevGeneration ? "fresh" : "stale";
+      if (status.observedGeneration !== undefined) return status.observedGeneration >= prevGeneration + 1 ? "fresh" : "stale";
     }
-    if (this.changed) return true;
+    if (this.changed) return "fresh";
     const updatedAt = parseTime(status.updatedAt);
     const prevUpdatedAt = parseTime(previous?.updatedAt);
-    if (updatedAt !== undefined && updatedAt > since.requestedAt && (prevUpdatedAt === undefined || updatedAt > prevUpdatedAt)) return true;
-    if (status.restartCount !== undefined && previous?.restartCount !== undefined && status.restartCount > previous.restartCount) return true;
-    return false;
+    if (updatedAt !== undefined && updatedAt > since.requestedAt && (prevUpdatedAt === undefined || updatedAt > prevUpdatedAt)) return "fresh";
+    if (status.restartCount !== undefined && previous?.restartCount !== undefined && status.restartCount > previous.restartCount) return "fresh";
+    return "no-evidence";
   }
 }

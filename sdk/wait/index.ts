@@ -3,3 +3,4 @@ export { WorkloadCondition, type ConditionOptions, type Observation, type Since,
 export { StatusObserver, type ObserverInit, type ObserverTiming } from "./observer";
 export { relevanceOf, rowWorthALook, namesTarget, type Relevance } from "./relevance";
 export { SharedStatusReads, type StatusSource } from "./reads";
+export { DEFAULT_SETTLE_RULE, settleAt, type SettleRule, type SettleClock } from "./settle";

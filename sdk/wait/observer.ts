@@ -16,7 +16,17 @@ export interface ObserverTiming {
   pollIntervalMs: number;
   /** Events within this window after the first one are taken together: one read per burst. */
   debounceMs: number;
+  /**
+   * Reads for events that may or may not be this workload's (rows without a target, and
+   * `spec-changed` on such a stream) are spaced: at least this long after the previous such
+   * read at first, doubling after each, up to `vagueLookMaxMs`. @default 100
+   */
+  vagueLookMinMs?: number;
+  /** @default 1600 */
+  vagueLookMaxMs?: number;
 }
+
+const DEFAULT_VAGUE_LOOK = Object.freeze({ minMs: 100, maxMs: 1600 });
 
 export interface ObserverInit {
   id: string;
@@ -33,11 +43,12 @@ export interface ObserverInit {
 
 interface Burst {
   look: boolean;
+  untargeted: boolean;
   specChanged: boolean;
   lastRow: ActivityRow | undefined;
 }
 
-const emptyBurst = (): Burst => ({ look: false, specChanged: false, lastRow: undefined });
+const emptyBurst = (): Burst => ({ look: false, untargeted: false, specChanged: false, lastRow: undefined });
 
 /**
  * Decides when to read `/status` for one workload, and reads it. It never decides readiness.
@@ -48,6 +59,10 @@ const emptyBurst = (): Burst => ({ look: false, specChanged: false, lastRow: und
  * after a burst of events worth a look; and by poll timer: backoff `pollMinMs`→`pollMaxMs`
  * while the stream is down or closed, `safetyPollMs` while it is open, `pollIntervalMs` in mode
  * `poll`, and the backoff again after a failed read.
+ * Events that may be anyone's (activity rows without a target, which is all of them on a service
+ * that follows only the published spec) would otherwise cost every waiter of the workspace a read
+ * per burst: their reads are spaced, `vagueLookMinMs` doubling up to `vagueLookMaxMs`.
+ * `checkAt` adds one read at a given time (the waiter's settle rule).
  * Invariant: at most one read in flight; a trigger during a read marks it dirty, and one more
  * read follows when it completes (its answer may predate the trigger).
  */
@@ -63,13 +78,40 @@ export class StatusObserver {
   private burst = emptyBurst();
   private burstTimer: TimerHandle | undefined;
   private pollTimer: TimerHandle | undefined;
+  private vagueTimer: TimerHandle | undefined;
+  private settleTimer: TimerHandle | undefined;
   private unsubscribe: Unsubscribe | undefined;
+  private activityAt = 0;
+  private lastVagueRead = 0;
+  private vagueGapMs: number;
+  private readonly vagueMaxMs: number;
 
   constructor(private readonly init: ObserverInit) {
     this.downIntervalMs = init.timing.pollMinMs;
+    this.vagueGapMs = init.timing.vagueLookMinMs ?? DEFAULT_VAGUE_LOOK.minMs;
+    this.vagueMaxMs = init.timing.vagueLookMaxMs ?? DEFAULT_VAGUE_LOOK.maxMs;
+  }
+
+  /**
+   * The last event that could concern this workload, or the last (re)opening of the stream,
+   * whichever is later (epoch ms); `undefined` while no stream is open: quiet cannot be seen then.
+   */
+  lastActivityAt(): number | undefined {
+    return this.streamState === "open" ? this.activityAt : undefined;
+  }
+
+  /** One more read at `epochMs` (replacing an earlier such request). */
+  checkAt(epochMs: number): void {
+    if (this.stopped) return;
+    this.clearTimer("settleTimer");
+    this.settleTimer = this.init.clock.setTimeout(() => {
+      this.settleTimer = undefined;
+      this.check();
+    }, Math.max(0, epochMs - this.init.clock.now()));
   }
 
   start(): void {
+    this.lastVagueRead = this.init.clock.now();
     if (this.init.timing.mode === "stream" && this.init.subscribe) {
       this.unsubscribe = this.init.subscribe({ onState: (s) => this.onState(s), onEvent: (e) => this.onEvent(e) });
     }
@@ -83,11 +125,14 @@ export class StatusObserver {
     this.unsubscribe = undefined;
     this.clearTimer("burstTimer");
     this.clearTimer("pollTimer");
+    this.clearTimer("vagueTimer");
+    this.clearTimer("settleTimer");
   }
 
   private onState(state: StreamState): void {
     const before = this.streamState;
     this.streamState = state;
+    if (state === "open" && before !== "open") this.activityAt = this.init.clock.now();
     // The state reported at subscription needs no read: the first read comes right after it.
     if (!this.started || this.stopped || state === before) return;
     if (state === "open") {
@@ -104,7 +149,9 @@ export class StatusObserver {
     if (namesTarget(event)) this.streamNamesTargets = true;
     const r = relevanceOf(event, this.init.id);
     if (r.kind === "ignore") return;
+    this.activityAt = this.init.clock.now();
     if (r.kind === "look") this.burst.look = true;
+    if (r.kind === "untargeted") this.burst.untargeted = true;
     if (r.kind === "spec-changed") this.burst.specChanged = true;
     if (r.kind === "row") this.burst.lastRow = r.row;
     this.armBurst();
@@ -120,8 +167,26 @@ export class StatusObserver {
       // `spec-changed` (sent for every upsert in the workspace) would only cost a read per waiter.
       const specLook = b.specChanged && !this.streamNamesTargets;
       const rowLook = b.lastRow !== undefined && rowWorthALook(b.lastRow, this.init.goal);
-      if (b.look || specLook || rowLook) this.check();
+      if (b.look || rowLook) this.check();
+      else if (b.untargeted || specLook) this.vagueCheck();
     }, this.init.timing.debounceMs);
+  }
+
+  /** A read for an event that may not be this workload's, spaced from the previous such read. */
+  private vagueCheck(): void {
+    if (this.stopped || this.vagueTimer !== undefined) return;
+    const due = this.lastVagueRead + this.vagueGapMs;
+    const now = this.init.clock.now();
+    if (now < due) {
+      this.vagueTimer = this.init.clock.setTimeout(() => {
+        this.vagueTimer = undefined;
+        this.vagueCheck();
+      }, due - now);
+      return;
+    }
+    this.lastVagueRead = now;
+    this.vagueGapMs = Math.min(this.vagueGapMs * 2, this.vagueMaxMs);
+    this.check();
   }
 
   private check(): void {
@@ -172,7 +237,7 @@ export class StatusObserver {
     }, delay);
   }
 
-  private clearTimer(which: "burstTimer" | "pollTimer"): void {
+  private clearTimer(which: "burstTimer" | "pollTimer" | "vagueTimer" | "settleTimer"): void {
     const handle = this[which];
     if (handle !== undefined) this.init.clock.clearTimeout(handle);
     this[which] = undefined;

@@ -4,13 +4,14 @@ import type { WaitGoal } from "./condition";
 /**
  * What an event means to a wait for workload `id`; the stream is a doorbell, so the answer is
  * only ever "look again" or "not for you", never a readiness decision.
- * - `look`: something may have changed that the event does not describe precisely enough
- *   (`resync`, an activity row without a target);
+ * - `look`: something may have changed that the event does not describe precisely enough (`resync`);
+ * - `untargeted`: an activity row that names no workload (the published spec shows no row shape):
+ *   it may be this workload's, or any other's;
  * - `spec-changed`: the desired state changed somewhere in the workspace;
  * - `row`: an activity row about this workload (its hint decides, see `rowWorthALook`);
  * - `ignore`: about something else (another workload, a template, agents, tasks, secrets).
  */
-export type Relevance = { kind: "look" } | { kind: "spec-changed" } | { kind: "row"; row: ActivityRow } | { kind: "ignore" };
+export type Relevance = { kind: "look" } | { kind: "untargeted" } | { kind: "spec-changed" } | { kind: "row"; row: ActivityRow } | { kind: "ignore" };
 
 export function relevanceOf(event: WorkspaceEvent, id: string): Relevance {
   switch (event.type) {
@@ -20,7 +21,7 @@ export function relevanceOf(event: WorkspaceEvent, id: string): Relevance {
       return { kind: "spec-changed" };
     case "activity": {
       const target = event.data.target;
-      if (typeof target?.id !== "string") return { kind: "look" };
+      if (typeof target?.id !== "string") return { kind: "untargeted" };
       if (target.id !== id || (target.type !== undefined && target.type !== "workload")) return { kind: "ignore" };
       return { kind: "row", row: event.data };
     }

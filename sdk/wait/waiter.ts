@@ -15,6 +15,7 @@ import { checkInteger, definedOnly } from "../validate";
 import { WorkloadCondition, type Observation, type Since, type WaitGoal } from "./condition";
 import { StatusObserver, type ObserverTiming } from "./observer";
 import { SharedStatusReads } from "./reads";
+import { DEFAULT_SETTLE_RULE, type SettleRule } from "./settle";
 
 /** Why a finished wait aborts its outstanding reads. */
 const FINISHED = "wait finished";
@@ -33,6 +34,11 @@ export interface WaitProgress {
   status: WorkloadStatus;
   /** Since the wait began. */
   elapsedMs: number;
+  /**
+   * Set while the record is Running but the service gives no evidence that it is about the
+   * request: the wait is settling (see `settle.ts`), and takes it at `settleAt` (epoch ms) at the latest.
+   */
+  settling?: { settleAt: number; rule: SettleRule };
 }
 
 export interface WaitOptions extends Partial<ObserverTiming> {
@@ -48,6 +54,8 @@ export interface WaitOptions extends Partial<ObserverTiming> {
   onProgress?: (progress: WaitProgress) => void;
   /** For updates and restarts: never resolve on the record from before the request. */
   since?: Since;
+  /** How a `since` wait settles when the service shows no evidence (see `settle.ts`). @default DEFAULT_SETTLE_RULE */
+  settle?: Partial<SettleRule>;
   /** Time source. @default the system clock */
   clock?: Clock;
   /** Event source. @default `client.subscribe` */
@@ -73,8 +81,14 @@ function resolveTiming(options: WaitOptions): ObserverTiming {
   checkInteger("safetyPollMs", t.safetyPollMs, 1);
   checkInteger("pollIntervalMs", t.pollIntervalMs, 1);
   checkInteger("debounceMs", t.debounceMs, 0);
+  if (t.vagueLookMinMs !== undefined) checkInteger("vagueLookMinMs", t.vagueLookMinMs, 1);
+  if (t.vagueLookMaxMs !== undefined) checkInteger("vagueLookMaxMs", t.vagueLookMaxMs, t.vagueLookMinMs ?? 1);
   if (t.since !== undefined && !Number.isFinite(t.since.requestedAt)) throw new InvalidOptionError("since.requestedAt", "must be epoch milliseconds");
-  return { mode: t.mode, pollMinMs: t.pollMinMs, pollMaxMs: t.pollMaxMs, safetyPollMs: t.safetyPollMs, pollIntervalMs: t.pollIntervalMs, debounceMs: t.debounceMs };
+  const settle = { ...DEFAULT_SETTLE_RULE, ...definedOnly(t.settle ?? {}) };
+  checkInteger("settle.minMs", settle.minMs, 0);
+  checkInteger("settle.quietMs", settle.quietMs, 0);
+  checkInteger("settle.maxMs", settle.maxMs, settle.minMs);
+  return { mode: t.mode, pollMinMs: t.pollMinMs, pollMaxMs: t.pollMaxMs, safetyPollMs: t.safetyPollMs, pollIntervalMs: t.pollIntervalMs, debounceMs: t.debounceMs, vagueLookMinMs: t.vagueLookMinMs, vagueLookMaxMs: t.vagueLookMaxMs };
 }
 
 /** Failures of a read that another read may not have: keep waiting (the observer backs off). */
@@ -111,7 +125,8 @@ export function waitForWorkload(client: WaitableClient, id: string, options: Wai
     const started = clock.now();
     // The one way out: everything that ends the wait aborts this, with the outcome as reason.
     const done = new AbortController();
-    const condition = new WorkloadCondition({ until: options.until, adminReady: options.adminReady, since: options.since });
+    const settle: SettleRule = { ...DEFAULT_SETTLE_RULE, ...definedOnly(options.settle ?? {}) };
+    const condition = new WorkloadCondition({ until: options.until, adminReady: options.adminReady, since: options.since, settle });
     let last: WorkloadStatus | undefined;
     let lastReason = "no status read yet";
     let lastError: unknown;
@@ -141,27 +156,32 @@ export function waitForWorkload(client: WaitableClient, id: string, options: Wai
     const onCallerAbort = (): void => finish({ error: new AbortedError(`waiting for ${describe()} ${goalText}`, options.signal?.reason) });
     const timer = clock.setTimeout(() => finish({ error: timeoutError() }), options.timeoutMs);
 
-    const progress = (status: WorkloadStatus): void => {
-      const key = `${status.phase}\n${status.message ?? ""}`;
+    const progress = (status: WorkloadStatus, settleAt: number | undefined): void => {
+      const key = `${status.phase}\n${status.message ?? ""}\n${settleAt !== undefined}`;
       if (key === reported || !options.onProgress) return;
       reported = key;
       try {
-        options.onProgress({ id, phase: status.phase, message: status.message, status, elapsedMs: clock.now() - started });
+        const settling = settleAt !== undefined ? { settling: { settleAt, rule: settle } } : {};
+        options.onProgress({ id, phase: status.phase, message: status.message, status, elapsedMs: clock.now() - started, ...settling });
       } catch {
         // A progress reporter's failure is not the workload's.
       }
     };
 
     const onObservation = (observation: Observation): void => {
+      lastError = undefined;
+      const verdict = condition.observe(observation, { now: clock.now(), lastActivityAt: observer.lastActivityAt() });
       if (observation !== undefined) {
         last = observation;
-        progress(observation);
+        progress(observation, verdict.kind === "pending" ? verdict.settleAt : undefined);
       }
-      lastError = undefined;
-      const verdict = condition.observe(observation);
       if (verdict.kind === "satisfied") finish({ value: verdict.status });
       else if (verdict.kind === "failed") finish({ error: new WorkloadFailedError(id, verdict.status) });
-      else lastReason = verdict.reason;
+      else {
+        lastReason = verdict.reason;
+        // Settling: look again when the rule would take the record, unless something comes first.
+        if (verdict.settleAt !== undefined) observer.checkAt(verdict.settleAt);
+      }
     };
 
     const onReadError = (error: unknown): void => {

@@ -7,7 +7,8 @@ import { FaultConfig } from "../http/faults";
 import { sendEmpty, sendJson } from "../http/respond";
 import type { RequestContext, Router } from "../http/router";
 import { preciseNow } from "../state/workspace";
-import { failWorkload } from "../workloads/operations";
+import { failWorkload, getWorkload } from "../workloads/operations";
+import { statusRecord } from "../workloads/status";
 import { emitSynthetic, SyntheticEvents } from "./synthetic";
 
 const FailBody = z.strictObject({ message: z.string().min(1).max(2000) });
@@ -31,6 +32,13 @@ export function controlRoutes(ctx: ServiceContext, router: Router): void {
     const { message } = await parseBody(rc, FailBody);
     failWorkload(ctx, ws, rc.params.id, message);
     sendJson(rc.res, 200, { ok: true });
+  });
+
+  // The service's own record, whatever the profile shows: what tests check a wait's result against.
+  router.add("GET", "/_control/workloads/:ws/:id", "control", (rc) => {
+    const ws = controlWorkspace(ctx, rc.params.ws);
+    const w = getWorkload(ws, rc.params.id);
+    sendJson(rc.res, 200, { ...statusRecord(w, ws.name, ctx.options.workloadDomain), spec: w.spec });
   });
 
   router.add("GET", "/_control/workloads/:ws/:id/transitions", "control", (rc) => {

@@ -2,6 +2,7 @@ import type { ServiceContext } from "../context";
 import { sendJson } from "../http/respond";
 import type { Router } from "../http/router";
 import { tenantSpec } from "../workloads/operations";
+import { pulseView, rowView } from "../profile";
 import { intQuery, workspaceOf } from "./params";
 
 /** Rows of `GET /activity` without `limit`, and the most it may ask for. */
@@ -14,7 +15,7 @@ export function workspaceRoutes(ctx: ServiceContext, router: Router): void {
   });
 
   router.add("GET", "/v1/tenants/:name/pulse", "workspace", (rc) => {
-    sendJson(rc.res, 200, workspaceOf(ctx, rc).pulse());
+    sendJson(rc.res, 200, pulseView(ctx.options.profile, workspaceOf(ctx, rc).pulse()));
   });
 
   /**
@@ -26,7 +27,7 @@ export function workspaceRoutes(ctx: ServiceContext, router: Router): void {
     const after = intQuery(rc, "after", 0, Number.MAX_SAFE_INTEGER);
     const limit = intQuery(rc, "limit", 1, ACTIVITY_MAX_LIMIT) ?? ACTIVITY_DEFAULT_LIMIT;
     const rows = after === undefined ? ws.activity.slice(-limit) : ws.activity.filter((r) => Number(r.id) > after).slice(0, limit);
-    sendJson(rc.res, 200, { rows });
+    sendJson(rc.res, 200, { rows: rows.map((r) => rowView(ctx.options.profile, r)) });
   });
 
   router.add("GET", "/v1/tenants/:name/asks", "workspace", (rc) => {

@@ -39,7 +39,7 @@ export class Store {
         retryMs: options.retryMs,
         coalesceMs: options.coalesceMs,
         firstId: firstEventId(p?.lastEventId),
-      });
+      }, options.profile);
       if (p) {
         ws.generation = p.generation ?? 0;
         for (const w of p.workloads ?? []) ws.workloads.set(w.id, w);

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Phase } from "../../sdk/schemas";
 import { EventHub, type HubOptions } from "../events";
+import { rowView, type Profile } from "../profile";
 import type { ActivityRecord, Actor, AgentRecord, TemplateRecord, Transition, WorkloadRecord } from "./types";
 
 /** Audit rows kept for `GET /activity`; older rows are dropped. */
@@ -31,6 +32,8 @@ export class Workspace {
   constructor(
     readonly name: string,
     hubOptions: HubOptions,
+    /** What answers and events show (the state is the same in every profile). */
+    readonly profile: Profile = "full",
   ) {
     this.hub = new EventHub(hubOptions);
   }
@@ -44,7 +47,7 @@ export class Workspace {
       target,
       detail,
     };
-    this.hub.emit("activity", row);
+    this.hub.emit("activity", rowView(this.profile, row));
     this.activity.push(row);
     if (this.activity.length > ACTIVITY_LIMIT) this.activity.splice(0, this.activity.length - ACTIVITY_LIMIT);
   }

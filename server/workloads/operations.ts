@@ -89,8 +89,9 @@ export function upsertWorkload(ctx: ServiceContext, ws: Workspace, typeParam: st
     ws.transitions.delete(id);
   }
   ws.generation++;
+  const inPlace = changesInPlace(ctx, existing);
   ws.audit("api", existing ? "workload.updated" : "workload.created", target(id), { type, generation: w.generation });
-  ws.setPhase(w, "Pending", "api");
+  if (!inPlace) ws.setPhase(w, "Pending", "api");
   ws.hub.emit("spec-changed", {});
   if (storeSecret && credentials !== undefined) {
     ctx.store.secrets.set(ws.name, path, { username: credentials.username, password: credentials.password, updatedAt: new Date().toISOString() });
@@ -100,6 +101,19 @@ export function upsertWorkload(ctx: ServiceContext, ws: Workspace, typeParam: st
   if (daemonEnabled(spec)) ws.setAgent(key, { busy: true, sleeping: false, sessions: 0, tasks: 0 });
   else if (daemonBefore) ws.setAgent(key, undefined);
   ctx.store.changed(storeSecret);
+  continueChange(ctx, ws, w, inPlace);
+}
+
+/** Whether an accepted upsert or restart of `w` keeps it Running (transitions `in-place`, see `server/profile.ts`). */
+function changesInPlace(ctx: ServiceContext, w: WorkloadRecord | undefined): boolean {
+  return ctx.options.transitions === "in-place" && w?.phase === "Running";
+}
+
+/** Drives an accepted upsert or restart on, the way the service's `transitions` setting shows it. */
+function continueChange(ctx: ServiceContext, ws: Workspace, w: WorkloadRecord, inPlace: boolean): void {
+  // In place: still Running; the reconciler observes the new generation after the delay.
+  if (inPlace) return ctx.reconciler.kick(ws, w, ctx.options.inPlaceDelayMs);
+  if (ctx.options.transitions === "instant") ctx.reconciler.runToRunning(ws, w);
   ctx.reconciler.kick(ws, w);
 }
 
@@ -109,11 +123,12 @@ export function restartWorkload(ctx: ServiceContext, ws: Workspace, id: string):
   if (w.phase === "Deleting") throw conflict(`workload ${id} is being deleted`, "id");
   w.generation++;
   w.restartCount++;
+  const inPlace = changesInPlace(ctx, w);
   ws.audit("api", "workload.restarted", target(id), { generation: w.generation, restartCount: w.restartCount });
-  ws.setPhase(w, "Restarting", "api");
+  if (!inPlace) ws.setPhase(w, "Restarting", "api");
   if (isVmType(w.type) && daemonEnabled(w.spec)) ws.setAgent(`daemon:${id}`, { busy: true, sleeping: false, sessions: 0, tasks: 0 });
   ctx.store.changed();
-  ctx.reconciler.kick(ws, w);
+  continueChange(ctx, ws, w, inPlace);
 }
 
 /** `DELETE /workloads/{id}`: Deleting now, gone one reconciler step later. Deleting again is a no-op. */

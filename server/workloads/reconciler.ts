@@ -10,8 +10,9 @@ import type { Workspace } from "../state/workspace";
  * States: Pending, Provisioning, Running, Restarting, Failed, Deleting, and gone (removed).
  * Inputs from outside (they set the phase, then `kick`): upsert → Pending; restart → Restarting;
  * delete → Deleting; control fail → Failed. Input from here: a step.
- * Steps: Pending → Provisioning → Running; Restarting → Running; Deleting → gone; Running with an
- * admin console not yet ready → adminReady = true (one step after Running).
+ * Steps: Pending → Provisioning → Running; Restarting → Running; Deleting → gone; Running with a
+ * generation not yet observed (an in-place update or restart) → observed, still Running; Running
+ * with an admin console not yet ready → adminReady = true (one step after Running).
  * Reaching Running sets observedGeneration = generation ("ready" when they are equal).
  * Settled (no step pending): Failed, and Running with nothing left to do.
  * Paused: no step runs; resume schedules every unsettled workload again.
@@ -29,8 +30,8 @@ export class Reconciler {
     return this.paused;
   }
 
-  /** (Re)schedules the next step of `w`, dropping one already scheduled. */
-  kick(ws: Workspace, w: WorkloadRecord): void {
+  /** (Re)schedules the next step of `w` in `delayMs`, dropping one already scheduled. */
+  kick(ws: Workspace, w: WorkloadRecord, delayMs = this.stepMs): void {
     this.cancel(w);
     if (this.paused || !needsStep(w)) return;
     const run = (): void => {
@@ -38,13 +39,19 @@ export class Reconciler {
       this.step(ws, w);
     };
     // 0 ms: as soon as possible, but never inside the request that caused it.
-    if (this.stepMs === 0) {
+    if (delayMs === 0) {
       const h = setImmediate(run);
       this.timers.set(w, () => clearImmediate(h));
     } else {
-      const h = setTimeout(run, this.stepMs);
+      const h = setTimeout(run, delayMs);
       this.timers.set(w, () => clearTimeout(h));
     }
+  }
+
+  /** Takes `w` from Pending, Provisioning or Restarting to Running at once (transitions `instant`). */
+  runToRunning(ws: Workspace, w: WorkloadRecord): void {
+    if (w.phase === "Pending") ws.setPhase(w, "Provisioning", "reconciler");
+    if (w.phase === "Provisioning" || w.phase === "Restarting") this.reachRunning(ws, w);
   }
 
   pause(): void {
@@ -84,7 +91,13 @@ export class Reconciler {
         this.reachRunning(ws, w);
         break;
       case "Running":
-        if (w.adminReady === false) {
+        if (w.observedGeneration < w.generation) {
+          w.observedGeneration = w.generation;
+          w.updatedAt = new Date().toISOString();
+          ws.recordTransition(w.id, "Running", w.generation);
+          ws.audit("reconciler", "workload.applied", { type: "workload", id: w.id }, { generation: w.generation });
+          this.daemonIdle(ws, w);
+        } else if (w.adminReady === false) {
           w.adminReady = true;
           w.updatedAt = new Date().toISOString();
           ws.audit("reconciler", "workload.admin-ready", { type: "workload", id: w.id }, { adminReady: true });
@@ -103,6 +116,10 @@ export class Reconciler {
   private reachRunning(ws: Workspace, w: WorkloadRecord): void {
     w.observedGeneration = w.generation;
     ws.setPhase(w, "Running", "reconciler");
+    this.daemonIdle(ws, w);
+  }
+
+  private daemonIdle(ws: Workspace, w: WorkloadRecord): void {
     if (isVmType(w.type) && (w.spec.aiDaemon as { enabled?: boolean } | undefined)?.enabled) {
       ws.setAgent(`daemon:${w.id}`, { busy: false, sleeping: false, sessions: 0, tasks: 0 });
     }
@@ -128,7 +145,7 @@ function needsStep(w: WorkloadRecord): boolean {
     case "Deleting":
       return true;
     case "Running":
-      return w.adminReady === false;
+      return w.adminReady === false || w.observedGeneration < w.generation;
     case "Failed":
       return false;
   }

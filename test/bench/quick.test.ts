@@ -52,6 +52,23 @@ describe("bench measurement functions", () => {
     expect(Object.keys(json.targets as object)).toHaveLength(7);
   }, 15_000);
 
+  it("should put the spec profile's stream rows beside the full profile's, with their own targets", async () => {
+    const spec = await startService({ port: 0, keys: { [WORKSPACE]: API_KEY }, controlToken: CONTROL_TOKEN, reconcileMs: 150, heartbeatMs: 60_000, profile: "spec" });
+    try {
+      const common = { n: 3, rounds: 1, stepMs: 150, pollIntervalMs: 200, staggerMs: 100, mode: "stream" as const };
+      const full = await measureReadiness({ ...common, url: svc.url });
+      const specRow = { ...(await measureReadiness({ ...common, url: spec.url })), profile: "spec" as const };
+      expect(specRow.samples + specRow.lateStarts).toBe(3);
+      const report = newReport({ quick: true, pollIntervalMs: 200, stepMs: 150 });
+      addReadiness(report, [full, specRow]);
+      expect(report.rows.map((r) => r[1])).toEqual(["stream", "stream, spec profile"]);
+      expect(report.json).toMatchObject({ readiness_p50_ms: full.p50Ms, spec_readiness_p50_ms: specRow.p50Ms, spec_status_gets_per_wait: specRow.statusGetsPerWait });
+      expect(report.targets.map((t) => t.name)).toEqual(expect.arrayContaining(["status GETs per wait (stream, spec profile)", "readiness p50, spec vs full profile"]));
+    } finally {
+      await spec.close();
+    }
+  }, 15_000);
+
   it("should report pulumi up: the 300-vs-10 ratio in stream mode, and the diagnostic up's attribution", () => {
     const row = (mode: "stream" | "poll", pods: number, wallMs: number, cli: number, diagnostic?: string) => ({
       mode,

@@ -23,7 +23,7 @@ import {
   type Stack,
   type UpResult,
 } from "@pulumi/pulumi/automation";
-import { ControlClient, startService, type RunningService } from "../../server";
+import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
 import { WorkspaceClient } from "../../sdk";
 import { runtime as pulumiRuntime } from "@pulumi/pulumi";
 
@@ -100,10 +100,11 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startSharedService(): Promise<Service> {
+/** `options` override the service's (its profile, for example). */
+export async function startSharedService(options: ServiceOptions = {}): Promise<Service> {
   const keys: Record<string, string> = {};
   for (let i = 1; i <= WORKSPACE_COUNT; i++) keys[`e2e-${i}`] = `e2e-api-key-${i}-${random(12)}`;
-  const svc = await startService({ port: 0, reconcileMs: 50, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, keys });
+  const svc = await startService({ port: 0, reconcileMs: 50, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, keys, ...options });
   const clients: WorkspaceClient[] = [];
   let next = 0;
   return {
@@ -156,6 +157,8 @@ export interface OpRecord {
   diffs: Map<string, string[]>;
   /** Per-resource keys that cause a replacement, as the engine reports them. */
   replaceKeys: Map<string, string[]>;
+  /** Per resource, when (epoch ms) this process received the engine's event that its step finished: after the provider returned. */
+  doneAt: Map<string, number>;
   stdout: string;
   stderr: string;
 }
@@ -215,10 +218,12 @@ function withoutSecretValues(value: unknown): unknown {
 export const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 
 function recorder(): { onEvent: (e: EngineEvent) => void; onOutput: (s: string) => void; onError: (s: string) => void; record: OpRecord } {
-  const record: OpRecord = { ops: new Map(), diffs: new Map(), replaceKeys: new Map(), stdout: "", stderr: "" };
+  const record: OpRecord = { ops: new Map(), diffs: new Map(), replaceKeys: new Map(), doneAt: new Map(), stdout: "", stderr: "" };
   return {
     record,
     onEvent: (e) => {
+      const done = e.resOutputsEvent?.metadata;
+      if (done) record.doneAt.set(nameOf(done.urn), Date.now());
       const m = e.resourcePreEvent?.metadata;
       if (!m || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return;
       const name = nameOf(m.urn);

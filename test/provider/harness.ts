@@ -1,4 +1,4 @@
-import { ControlClient, startService, type RunningService } from "../../server";
+import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
 import { createContext, createTemplateProvider, createWorkloadProvider, type ManagedContext, type ProviderImpl } from "../../provider/dynamic";
 
 export const KEY = "prov-Key-demo-6d2e41";
@@ -22,9 +22,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The real local service on a free port, and provider implementations wired to it through the environment. */
-export async function startHarness(): Promise<Harness> {
-  const svc = await startService({ port: 0, keys: { demo: KEY, other: OTHER_KEY }, reconcileMs: 20, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN });
+/**
+ * The real local service on a free port (`service` overrides its options, e.g. its profile), and
+ * provider implementations wired to it through the environment.
+ */
+export async function startHarness(service: ServiceOptions = {}): Promise<Harness> {
+  const svc = await startService({ port: 0, keys: { demo: KEY, other: OTHER_KEY }, reconcileMs: 20, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, ...service });
   const env = { WWS_BASE_URL: svc.url, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY };
   const lines: string[] = [];
   const ctx = createContext({ env, progress: { write: (l) => lines.push(l) }, waitTiming: { pollMinMs: 20, pollMaxMs: 200, safetyPollMs: 500 } });

@@ -65,6 +65,7 @@ describe("cli", () => {
       [["--port", "x"], "--port"],
       [["--ring-size", "0"], "--ring-size"],
       [["--key", "Bad_Name=k"], "--key"],
+      [["--profile", "hosted"], "--profile: must be one of full, spec"],
     ] as const) {
       const io = outputs(runCli([...args]));
       expect(await io.exit).toBe(2);
@@ -78,6 +79,7 @@ describe("parseCliArgs", () => {
     const args = parseCliArgs([
       "--host", "0.0.0.0", "--port=9000", "--key", "a=ka", "--key=b=kb=x", "--ring-size", "5", "--heartbeat-ms", "6",
       "--stream-max-ms", "7", "--reconcile-ms", "0", "--workload-domain", "w.test", "--data-dir", "/tmp/d", "--control-token", "t", "--quiet",
+      "--profile", "spec", "--transitions=in-place", "--in-place-delay-ms", "300",
     ]);
     expect(args).toEqual({
       quiet: true,
@@ -93,6 +95,9 @@ describe("parseCliArgs", () => {
         workloadDomain: "w.test",
         dataDir: "/tmp/d",
         controlToken: "t",
+        profile: "spec",
+        transitions: "in-place",
+        inPlaceDelayMs: 300,
       },
     });
   });

@@ -115,4 +115,36 @@ describe("WorkloadCondition", () => {
       expect(run({ until: "gone" }, [{ phase: "Deleting" }, { phase: "Failed" }, undefined])).toEqual(["pending", "pending", "satisfied"]);
     });
   });
+
+  describe("settle rule, when the records carry no evidence", () => {
+    const rule = { minMs: 2000, quietMs: 500, maxMs: 10_000 };
+    const since = { previous: { phase: "Running" }, requestedAt: T0 };
+    const verdict = (status: WorkloadStatus, now: number, lastActivityAt: number | undefined): Verdict =>
+      new WorkloadCondition({ until: "ready", since, settle: rule }).observe(status, { now: T0 + now, lastActivityAt: lastActivityAt === undefined ? undefined : T0 + lastActivityAt });
+
+    it("should take Running at minMs after the request when the stream was quiet", () => {
+      expect(verdict({ phase: "Running" }, 1999, 0)).toMatchObject({ kind: "pending", settleAt: T0 + 2000, reason: expect.stringMatching(/^settling: /) });
+      expect(verdict({ phase: "Running" }, 2000, 0).kind).toBe("satisfied");
+    });
+
+    it("should wait for quietMs after the last activity, but never past maxMs", () => {
+      expect(verdict({ phase: "Running" }, 2000, 1800)).toMatchObject({ kind: "pending", settleAt: T0 + 2300 });
+      expect(verdict({ phase: "Running" }, 2300, 1800).kind).toBe("satisfied");
+      expect(verdict({ phase: "Running" }, 10_000, 9_900).kind).toBe("satisfied");
+    });
+
+    it("should take the full maxMs when no stream is open to show quiet", () => {
+      expect(verdict({ phase: "Running" }, 9_999, undefined)).toMatchObject({ kind: "pending", settleAt: T0 + 10_000 });
+      expect(verdict({ phase: "Running" }, 10_000, undefined).kind).toBe("satisfied");
+    });
+
+    it("should fail on a Failed record only once it has settled, and never settle where generations say stale", () => {
+      const failedBefore = (now: number): Verdict["kind"] =>
+        new WorkloadCondition({ until: "ready", since: { previous: { phase: "Failed" }, requestedAt: T0 }, settle: rule }).observe({ phase: "Failed" }, { now: T0 + now, lastActivityAt: T0 }).kind;
+      expect(failedBefore(100)).toBe("pending");
+      expect(failedBefore(2000)).toBe("failed");
+      const c = new WorkloadCondition({ until: "ready", since: { previous: { phase: "Running", generation: 3, observedGeneration: 3 }, requestedAt: T0 }, settle: rule });
+      expect(c.observe({ phase: "Running", generation: 4, observedGeneration: 3 }, { now: T0 + 60_000, lastActivityAt: T0 })).toMatchObject({ kind: "pending", reason: "generation 4 not yet observed (observed 3)" });
+    });
+  });
 });

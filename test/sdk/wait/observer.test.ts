@@ -96,12 +96,14 @@ describe("StatusObserver", () => {
     expect(reads.count).toBe(1);
   });
 
-  it("should read on spec-changed until the stream has shown it names targets", async () => {
+  it("should read on spec-changed, spaced from the start, until the stream has shown it names targets", async () => {
     start("open");
     reads.answer(running);
     await flush();
     events.emit({ type: "spec-changed", data: {} });
     await jest.advanceTimersByTimeAsync(10);
+    expect(reads.count).toBe(1);
+    await jest.advanceTimersByTimeAsync(100);
     expect(reads.count).toBe(2);
     reads.answer(running);
     await flush();
@@ -109,6 +111,25 @@ describe("StatusObserver", () => {
     events.emit({ type: "spec-changed", data: {} });
     await jest.advanceTimersByTimeAsync(10);
     expect(reads.count).toBe(2);
+  });
+
+  it("should space the reads for rows that name no workload, 100 ms after the start then doubling up to 1.6 s", async () => {
+    start("open");
+    reads.answer(running);
+    await flush();
+    const readsAt: number[] = [];
+    for (let t = 0; t < 4000; t += 20) {
+      events.emit({ type: "activity", data: { id: String(t), action: "workload.phase" } });
+      const before = reads.count;
+      await jest.advanceTimersByTimeAsync(20);
+      if (reads.count > before) {
+        readsAt.push(t);
+        reads.answer(running);
+        await flush();
+      }
+    }
+    // Reads at 100, 300, 700, 1500, 3100 ms (gaps 100, 200, 400, 800, 1600): 5 in 4 s, not 200.
+    expect(readsAt.map((t) => Math.round(t / 100) * 100)).toEqual([100, 300, 700, 1500, 3100]);
   });
 
   it("should read on resync and when the stream reopens", async () => {

@@ -11,9 +11,9 @@ describe("relevanceOf", () => {
     expect(relevanceOf(row("web", undefined, "template"), "web").kind).toBe("ignore");
   });
 
-  it("should take rows about this workload, and look on rows without a target", () => {
+  it("should take rows about this workload, and call rows without a target untargeted", () => {
     expect(relevanceOf(row("web"), "web").kind).toBe("row");
-    expect(relevanceOf(row(undefined), "web").kind).toBe("look");
+    expect(relevanceOf(row(undefined), "web").kind).toBe("untargeted");
   });
 
   it("should look on resync, note spec-changed and ignore agents, tasks, asks and secrets", () => {
