@@ -38,7 +38,7 @@ beforeAll(async () => {
   const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], ROOT);
   const tarball = path.join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0].filename);
   fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "a-team-stack", private: true, main: "index.js" }));
-  await npm(["install", "--prefer-offline", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`], app);
+  await npm(["install", "--prefer-offline", "--ignore-scripts", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`], app);
 });
 
 afterAll(async () => {
