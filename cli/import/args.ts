@@ -34,11 +34,12 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     const arg = argv[i];
     if (arg === "--help" || arg === "-h") return { workspace: "", baseUrl: "", apiKey: "", out: "", project: "", help: true };
     const eq = arg.indexOf("=");
-    const flag = (arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg) as keyof typeof FLAGS;
-    if (!(flag in FLAGS)) throw new UsageError(`unknown option ${flag}${flag === ("--api-key" as string) ? " (set WWS_API_KEY instead)" : ""}`);
+    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    if (flag === "--api-key") throw new UsageError("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
+    if (!(flag in FLAGS)) throw new UsageError(`unknown option ${flag}`);
     const value = flag !== arg ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "") throw new UsageError(`${flag}: missing value`);
-    given[FLAGS[flag]] = value;
+    given[FLAGS[flag as keyof typeof FLAGS]] = value;
   }
   const workspace = given.workspace ?? env.WWS_WORKSPACE;
   const baseUrl = given.baseUrl ?? env.WWS_BASE_URL;

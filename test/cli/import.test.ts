@@ -42,10 +42,13 @@ function linkDependencies(dir: string): void {
   for (const dep of ["@pulumi", "@types", "typescript", "ts-node"]) fs.symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
 }
 
-it("should refuse to run without a workspace, naming the flag and the variable", async () => {
+it("should refuse to run without a workspace, or with the key as a flag, saying what to do", async () => {
   const r = await runMain(["import", "--out", path.join(tmp, "x")], { WWS_BASE_URL: "http://127.0.0.1:1", WWS_API_KEY: "k" });
   expect(r.code).toBe(2);
   expect(r.err).toContain("pass --workspace NAME or set WWS_WORKSPACE");
+  const flag = await runMain(["import", "--workspace", "w", "--api-key", "k", "--out", path.join(tmp, "x")], { WWS_BASE_URL: "http://127.0.0.1:1" });
+  expect(flag.code).toBe(2);
+  expect(flag.err).toContain("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
 });
 
 it("should write a project that takes over 20 live workloads and 3 templates with no change", async () => {
