@@ -5,7 +5,8 @@
 #   bash scripts/demo.sh destroy    # delete the workloads, the stack and everything the demo wrote
 #
 # 1. Installs what is missing (scripts/install.sh): Node >= 22, the npm dependencies (which also
-#    builds dist/), a `pulumi` CLI with its Node.js language host.
+#    builds dist/), a `pulumi` CLI with its Node.js language host; then the packed checkout into
+#    examples/node_modules, where the quickstart finds `pulumi-wws` (scripts/install-examples.sh).
 # 2. Starts the local service in the background (killed when this script exits), persisting its
 #    state in .pulumi-state/service so that the next run finds the workloads again, on the port of
 #    the last run when it is free, else on any free port. Its reconciler runs at the service's
@@ -28,7 +29,7 @@ cd "$root"
 action="${1:-up}"
 case "$action" in
   up | destroy) ;;
-  -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bash scripts/demo.sh [up|destroy]" >&2; exit 2 ;;
 esac
 
@@ -44,6 +45,7 @@ say "Node >= 22, npm dependencies, pulumi CLI"
 tool_paths="$(bash scripts/install.sh | tail -n 1)" # Node >= 22 and the pulumi CLI
 export PATH="$tool_paths:$PATH"
 echo "node $(node --version), pulumi $(pulumi version)"
+bash scripts/install-examples.sh # the quickstart's `pulumi-wws`: this checkout, packed and installed
 
 # --- 2. state dirs, one demo at a time ------------------------------------------------------------
 mkdir -p "$state/backend" "$state/service"

@@ -2,9 +2,9 @@
 # Installs what the project needs to build and run, and prints the PATH entries to prepend
 # (Node >= 22 and the pulumi CLI) as its last line: PATH="$(bash scripts/install.sh | tail -n 1):$PATH"
 #
-# npm install rather than npm ci: the npm 11 shipped here leaves other platforms' optional
-# packages (@swc/core-darwin-*, ...) out of the lockfile it writes and then refuses that same
-# lockfile in `npm ci`. npm install still installs the locked versions.
+# npm ci: exactly the locked versions, or a failure when package.json and the lockfile disagree.
+# After an `npm install` that rewrote the lockfile, run `node scripts/complete-lockfile.js`
+# (why: see that file).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,7 +14,7 @@ export PATH="$node_bin:$PATH"
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
   echo "install.sh: installing npm dependencies (this also builds dist/)" >&2
-  npm install --no-audit --no-fund --loglevel=error >&2
+  npm ci --no-audit --no-fund --loglevel=error >&2
 else
   npm run -s build >&2
 fi

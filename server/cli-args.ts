@@ -7,7 +7,8 @@ export class CliError extends Error {
   }
 }
 
-export const USAGE = `Usage: wws-service [options]
+export const USAGE = `Usage: wws-local [options]       (in this repository: npm run service -- [options])
+Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly.
   --host HOST               address to listen on (default 127.0.0.1)
   --port PORT               port, 0 for a free one (default 8787)
   --key WORKSPACE=KEY       API key of a workspace; repeatable (default demo=demo-key)

@@ -1,3 +1,5 @@
+#!/usr/bin/env node
+/** `wws-local` (the installed package's command) and `npm run service`: the local service from a shell. */
 import { CliError, USAGE, flagOf, parseCliArgs } from "./cli-args";
 import { DEFAULT_SERVICE_OPTIONS, OptionError } from "./options";
 import { startService } from "./service";

@@ -7,7 +7,7 @@ import { containsUnknown } from "./unknown";
 
 export const TEMPLATE_FIELDS = ["name", "description", "kind", "config"] as const;
 /** Keys of a template's property bag that are not fields of the create body. */
-const NOT_BODY = new Set(["workspace", "baseUrl", "apiKey", "templateId", "createdAt", PROVIDER_KEY]);
+const NOT_BODY = new Set(["workspace", "baseUrl", "apiKey", "templateId", "createdAt", "adoptId", PROVIDER_KEY]);
 
 /** Limits the schema checks in a rule, which zod skips while another field fails: checked here then. */
 function configLimits(config: unknown): Failure[] {
@@ -46,6 +46,10 @@ export function checkTemplate(news: Props, sources: ConnectionSources): CheckOut
   for (const k of unknownKeys) delete body[k];
   const outcome = schemaFailures(TemplateCreate, body, { unknownKeys, knownFields: TEMPLATE_FIELDS });
   failures.push(...outcome.failures);
+  const adoptId = news.adoptId;
+  if (adoptId !== undefined && adoptId !== null && !containsUnknown(adoptId) && (typeof adoptId !== "string" || !/^tpl_[0-9a-f]+$/.test(adoptId))) {
+    failures.push(failureAt(["adoptId"], "must be the id of an existing template, tpl_<hex> (see GET /v1/tenants/<workspace>/templates)"));
+  }
 
   const config = news.config;
   if (typeof config === "object" && config !== null && !Array.isArray(config)) {

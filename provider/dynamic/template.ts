@@ -1,4 +1,4 @@
-import { NotFoundError, type Template, type TemplateCreate } from "../../sdk";
+import { NotFoundError, type Template, type TemplateCreate, type WorkspaceClient } from "../../sdk";
 import { checkTemplate, TEMPLATE_FIELDS } from "./check-template";
 import { requireConnection } from "./connection";
 import type { ManagedContext } from "./context";
@@ -17,6 +17,28 @@ function bodyOf(props: Props): TemplateCreate {
   const body: Props = {};
   for (const k of TEMPLATE_FIELDS) if (props[k] !== undefined && props[k] !== null) body[k] = props[k];
   return body as unknown as TemplateCreate;
+}
+
+/**
+ * Takes over an existing template instead of creating one. There is no template update, so it is
+ * taken over only as it is: every declared field must equal the saved one.
+ */
+async function adoptTemplate(client: WorkspaceClient, workspace: string, templateId: string, inputs: Props): Promise<Template> {
+  let t: Template;
+  try {
+    t = await client.getTemplate(templateId);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new Error(`adoptId: template ${templateId} does not exist in workspace ${workspace}; remove adoptId to create a new template`);
+    throw err;
+  }
+  const saved: Props = { name: t.name, description: t.description, kind: t.kind, config: t.config };
+  const differing = TEMPLATE_FIELDS.filter((k) => !sameValue(saved[k], inputs[k]));
+  if (differing.length > 0) {
+    throw new Error(
+      `adoptId: template ${templateId} differs from the declared one in ${differing.join(", ")}; a template cannot be updated, so declare it as saved (GET /v1/tenants/${workspace}/templates/${templateId}) or remove adoptId to create a new one`,
+    );
+  }
+  return t;
 }
 
 function live(props: Props, t: Template): Props {
@@ -55,7 +77,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         () => secretsOf(inputs),
         async () => {
           const conn = requireConnection(inputs, ctx.sources());
-          const t = await ctx.client(conn).createTemplate(bodyOf(inputs));
+          const client = ctx.client(conn);
+          const t = typeof inputs.adoptId === "string" ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs) : await client.createTemplate(bodyOf(inputs));
           // The declared config is kept (the service strips only passwords, which check refuses).
           const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
           return { id: formatId(conn.workspace, t.id), outs };

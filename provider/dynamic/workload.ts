@@ -3,6 +3,7 @@ import { requireConnection } from "./connection";
 import { checkWorkload } from "./check-workload";
 import type { ManagedContext } from "./context";
 import { classifyWorkloadChanges, diffWorkload } from "./diff-workload";
+import { sameValue } from "./equal";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
@@ -33,6 +34,15 @@ function alreadyExists(workspace: string, id: string, status: WorkloadStatus): E
       `Pulumi takes over a workload it did not create only when asked: set \`adopt: true\` on the resource (its spec then replaces the live one), ` +
       `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175)`,
   );
+}
+
+/**
+ * Whether the live workload has the declared type and spec. Credentials are not compared (the
+ * service never shows them): adopting records the declared ones without sending them.
+ */
+async function runsDeclaredSpec(client: WorkspaceClient, props: Props): Promise<boolean> {
+  const live = (await client.getSpec()).workloads.find((w) => w.id === workloadIdOf(props));
+  return live !== undefined && live.type === typeOf(props) && sameValue(live.spec, specFields(props));
 }
 
 /**
@@ -86,6 +96,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           // Refuse to take over silently: an existing id is somebody's workload.
           const previous = await statusOrUndefined(client, id);
           if (previous && !optionsOf(props).adopt) throw alreadyExists(conn.workspace, id, previous);
+          // Taking over a workload that already runs the declared spec sends nothing: an upsert
+          // would start a new generation and provision it again.
+          if (previous && (await runsDeclaredSpec(client, props))) return { id: resourceId, outs: await settle(client, resourceId, props, "adopted") };
           const requestedAt = ctx.now();
           await client.upsertWorkload(typeOf(props), bodyOf(props));
           // Accepted: from here on the workload exists, and no failure may drop it from the stack.

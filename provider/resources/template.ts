@@ -16,6 +16,12 @@ export interface TemplateArgs extends ConnectionArgs {
    * the service strips them, so they are refused at preview; credentials belong to the workload.
    */
   config: pulumi.Input<Record<string, unknown>>;
+  /**
+   * Take over the existing template with this id (`tpl_<hex>`) instead of creating one: the first
+   * `pulumi up` reads it and fails unless `name`, `description`, `kind` and `config` equal the
+   * saved ones (templates cannot be updated). `pulumi-wws import` writes it for you.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**
@@ -42,6 +48,7 @@ export class Template extends pulumi.dynamic.Resource {
       description: args.description,
       kind: args.kind,
       config: args.config,
+      adoptId: args.adoptId,
       ...connection.props,
       templateId: undefined,
       createdAt: undefined,

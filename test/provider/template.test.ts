@@ -25,6 +25,19 @@ describe("template provider against the local service", () => {
     expect(await client.getTemplate(id.slice(5))).toMatchObject(browserTpl);
   });
 
+  it("should take over a saved template by adoptId only when every field matches, sending nothing", async () => {
+    const saved = await client.createTemplate(browserTpl as Parameters<WorkspaceClient["createTemplate"]>[0]);
+    await h.ctl.resetCounters();
+    const { id, outs } = await up(h.template, { ...browserTpl, adoptId: saved.id });
+    expect(id).toBe(`demo/${saved.id}`);
+    expect(outs).toMatchObject({ templateId: saved.id, createdAt: saved.createdAt });
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+    const differs = await up(h.template, { ...browserTpl, name: "other", adoptId: saved.id }).catch((e: unknown) => e);
+    expect((differs as Error).message).toMatch(new RegExp(`adoptId: template ${saved.id} differs from the declared one in name; a template cannot be updated`));
+    const { failures } = await h.template.check({}, { ...browserTpl, adoptId: "nope" });
+    expect(failures).toEqual([{ property: "adoptId", reason: expect.stringContaining("tpl_<hex>") }]);
+  });
+
   it("should refuse a password at preview and send nothing", async () => {
     const { failures } = await h.template.check({}, { name: "vm", kind: "vm-ubuntu", config: { vm: { cpus: 2, credentials: { username: "u", password: PASSWORD } } } });
     expect(failures).toEqual([{ property: "config.vm.credentials.password", reason: expect.stringContaining("cannot hold a password") }]);

@@ -71,8 +71,8 @@ describe("workload provider failures", () => {
   it("should keep passwords and keys out of the errors of refused requests", async () => {
     const id = uid("db");
     await up(h.workload, { workloadId: id, type: "storage", engine: "postgres", credentials: { password: PASSWORD } });
-    // Another stack adopting it with another password: the service refuses (set once).
-    const err = await up(h.workload, { workloadId: id, type: "storage", engine: "postgres", credentials: { password: "second-Pass-Word-8c1" }, adopt: true }).catch((e: unknown) => e);
+    // Another stack adopting it with another password and a changed spec (so the upsert is sent): the service refuses (set once).
+    const err = await up(h.workload, { workloadId: id, type: "storage", engine: "postgres", version: "16", credentials: { password: "second-Pass-Word-8c1" }, adopt: true }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/HTTP 409 conflict: storage credentials are set once/);
     expectNoSecret(err);
     const wrongKey = await up(h.workload, { workloadId: uid("k"), type: "browser", apiKey: OTHER_KEY }).catch((e: unknown) => e);

@@ -49,6 +49,15 @@ describe("workload provider against the local service", () => {
     expect((await client.getSpec()).workloads.find((w) => w.id === id)?.spec).toEqual({ image: "nginx:1.27" });
   });
 
+  it("should take over a workload that runs the declared spec without sending anything", async () => {
+    const id = uid("same");
+    await client.upsertWorkload("storage", { id, engine: "postgres", network: { exposed: true }, credentials: { password: PASSWORD } });
+    await h.ctl.resetCounters();
+    const { outs } = await up(h.workload, { workloadId: id, type: "storage", engine: "postgres", network: { exposed: true }, credentials: { password: PASSWORD }, adopt: true });
+    expect(outs).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+  });
+
   it("should update a spec field in place with one upsert, then wait for the new generation", async () => {
     const id = uid("upd");
     const { id: rid, outs } = await up(h.workload, vm(id));

@@ -1,0 +1,42 @@
+import { NotFoundError, WorkspaceClient, type Template, type WorkloadStatus } from "../../sdk";
+
+export interface LiveWorkload {
+  id: string;
+  type: string;
+  spec: Record<string, unknown>;
+  status?: WorkloadStatus;
+}
+
+export interface LiveWorkspace {
+  workspace: string;
+  baseUrl: string;
+  workloads: LiveWorkload[];
+  /** Workloads left out, with why (being deleted). */
+  skipped: Array<{ id: string; why: string }>;
+  templates: Template[];
+}
+
+/** Everything `import` needs from a live workspace: the tenant spec, each workload's status, the templates. */
+export async function readWorkspace(options: { baseUrl: string; workspace: string; apiKey: string }): Promise<LiveWorkspace> {
+  const client = new WorkspaceClient(options);
+  try {
+    const [spec, templates] = await Promise.all([client.getSpec(), client.listTemplates()]);
+    const statuses = await Promise.all(spec.workloads.map((w) => client.getStatus(w.id).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      })));
+    const workloads: LiveWorkload[] = [];
+    const skipped: LiveWorkspace["skipped"] = [];
+    spec.workloads.forEach((w, i) => {
+      const status = statuses[i];
+      // A workload being deleted (or gone since the spec was read) is nothing to take over.
+      if (status === undefined || status.phase === "Deleting") skipped.push({ id: w.id, why: status ? "being deleted" : "gone" });
+      else workloads.push({ id: w.id, type: w.type, spec: w.spec, status });
+    });
+    workloads.sort((a, b) => a.id.localeCompare(b.id));
+    templates.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return { workspace: options.workspace, baseUrl: client.baseUrl, workloads, skipped, templates };
+  } finally {
+    await client.close();
+  }
+}

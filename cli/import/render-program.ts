@@ -1,0 +1,84 @@
+import type { Template } from "../../sdk";
+import { literal } from "./literal";
+import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
+
+/** The class that declares each type, and the spec fields it takes as arguments (`provider/resources/*`). */
+const CLASSES: Record<string, { className: string; fields: string[]; extra?: Record<string, string> }> = {
+  "vm-ubuntu": { className: "VirtualMachine", fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"], extra: { os: "ubuntu" } },
+  "vm-ubuntu-desktop": { className: "VirtualMachine", fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"], extra: { os: "ubuntu-desktop" } },
+  "vm-windows": { className: "VirtualMachine", fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"], extra: { os: "windows" } },
+  pod: { className: "Pod", fields: ["image", "command", "cpu", "memory", "ports", "source"] },
+  browser: { className: "Browser", fields: ["cpu", "memory"] },
+  controller: { className: "Controller", fields: ["autodiscover"] },
+  storage: { className: "Database", fields: ["engine", "version", "instances", "storageSize", "cpu", "memory", "tls", "adminConsole", "network", "backup"] },
+};
+
+/** The stack config key of a workload's password: `password-<id>`. */
+export const passwordKey = (workloadId: string): string => `password-${workloadId}`;
+
+/** Whether a declaration of `w` must carry credentials: a database's (set once), a VM's whose AI daemon is enabled (the schema asks for them with it). */
+export function needsPassword(w: LiveWorkload): boolean {
+  return w.type === "storage" || (w.type.startsWith("vm-") && (w.spec.aiDaemon as { enabled?: unknown } | undefined)?.enabled === true);
+}
+
+/** `new wws.<Class>(…)` of one workload, with `adopt: true`; a spec field its typed class lacks falls back to `wws.Workload`. */
+function workloadStatement(w: LiveWorkload): string {
+  const typed = CLASSES[w.type];
+  const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => typed.fields.includes(k));
+  const args: Record<string, unknown> = fitsTyped ? { ...typed.extra, ...w.spec } : { kind: w.type, spec: w.spec };
+  const lines = Object.entries(args).map(([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`);
+  if (needsPassword(w)) {
+    // Required in the declaration (a database's, and a VM's with an AI daemon); taking over sends nothing, so it is recorded, not checked.
+    lines.push(`  credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) }, // its current password${w.type === "storage" ? " (user app unless you add username)" : ""}`);
+  } else if (w.type.startsWith("vm-")) {
+    lines.push(`  // keeps its login; to set a new one: credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) },`);
+  }
+  lines.push("  adopt: true,");
+  const note = w.status?.phase && w.status.phase !== "Running" ? ` // phase at import: ${w.status.phase}` : "";
+  return `new wws.${fitsTyped ? typed.className : "Workload"}(${JSON.stringify(w.id)}, {${note}\n${lines.join("\n")}\n});`;
+}
+
+/** Resource names of templates: a slug of the name, made unique with the id where names repeat. */
+function templateNames(templates: Template[]): string[] {
+  const slug = (t: Template): string => t.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "template";
+  const counts = new Map<string, number>();
+  for (const t of templates) counts.set(slug(t), (counts.get(slug(t)) ?? 0) + 1);
+  return templates.map((t) => `template-${slug(t)}${(counts.get(slug(t)) ?? 0) > 1 ? `-${t.id.slice(4, 12)}` : ""}`);
+}
+
+function templateStatement(t: Template, name: string): string {
+  const args: Record<string, unknown> = { name: t.name, description: t.description, kind: t.kind, config: t.config };
+  const lines = Object.entries(args)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `  ${k}: ${literal(v, "  ")},`);
+  lines.push(`  adoptId: ${JSON.stringify(t.id)},`);
+  return `new wws.Template(${JSON.stringify(name)}, {\n${lines.join("\n")}\n});`;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The stack program (index.ts) declaring every workload and template of `live`. */
+export function renderProgram(live: LiveWorkspace): string {
+  const needsConfig = live.workloads.some(needsPassword);
+  const names = templateNames(live.templates);
+  return [
+    "/**",
+    ` * Written by \`pulumi-wws import\` from workspace ${live.workspace} (${plural(live.workloads.length, "workload")}, ${plural(live.templates.length, "template")}).`,
+    " * The first `pulumi up` takes each of them over without sending anything: a workload with",
+    " * `adopt: true` that runs the declared spec is recorded as it is; a template with `adoptId` is",
+    " * taken over when every field matches (templates cannot be updated: a change makes a new one).",
+    " * A `pulumi preview` after it shows no changes. From then on, edit this file.",
+    " * The connection (wws:baseUrl, wws:workspace, wws:apiKey) comes from the stack config: see README.md.",
+    " */",
+    ...(needsConfig ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    'import * as wws from "pulumi-wws";',
+    "",
+    ...(needsConfig ? ["const config = new pulumi.Config();", ""] : []),
+    "// Workloads",
+    ...live.workloads.map(workloadStatement),
+    "",
+    "// Templates",
+    ...live.templates.map((t, i) => templateStatement(t, names[i])),
+    "",
+  ].join("\n");
+}

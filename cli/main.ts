@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/** `pulumi-wws <command>`: the commands of the installed package. */
+import { IMPORT_USAGE, UsageError, parseImportArgs } from "./import/args";
+import { runImport } from "./import/run";
+
+const USAGE = `Usage: pulumi-wws <command>
+  import    write a Pulumi project that takes over a live workspace (pulumi-wws import --help)
+The local service is its own command: wws-local --help`;
+
+interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** Runs a command; resolves to the exit status (0 done, 1 failed, 2 usage). */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h") {
+    io.out(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== "import") {
+    io.err(`pulumi-wws: unknown command ${command}\n${USAGE}`);
+    return 2;
+  }
+  let args;
+  try {
+    args = parseImportArgs(rest, env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`pulumi-wws import: ${err.message}\n${IMPORT_USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    io.out(IMPORT_USAGE);
+    return 0;
+  }
+  try {
+    const r = await runImport(args);
+    io.out(`pulumi-wws import: wrote ${r.files.join(", ")} to ${r.dir}: ${r.workloads} workloads, ${r.templates} templates of workspace ${args.workspace}`);
+    for (const s of r.skipped) io.out(`  left out ${s.id}: ${s.why}`);
+    io.out(`Next: see ${r.dir}/README.md (npm install, pulumi stack init, the secrets to set, pulumi up).`);
+    return 0;
+  } catch (err) {
+    io.err(`pulumi-wws import: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), process.env, { out: (l) => console.log(l), err: (l) => console.error(l) }).then(
+    (code) => (process.exitCode = code),
+    (err: unknown) => {
+      console.error(`pulumi-wws: ${err instanceof Error ? err.message : String(err)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The package as a team installs it: `npm pack` of this checkout, the tarball and
+ * `@pulumi/pulumi` installed by npm into a fresh project outside the checkout, the local service
+ * started with the package's own `wws-local` command, and the real `pulumi` CLI running
+ * `up`, `preview` (no changes), `refresh` and `destroy` of a stack that uses every resource; then
+ * examples/testing's test (`node --test`, `pulumi-wws/testing`) in the same install.
+ */
+import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { WorkspaceClient } from "../../sdk";
+import { PULUMI_VERSION, ROOT, pulumiBinDir, pulumiCommand, until } from "../e2e/harness";
+import { buildIfStale } from "./build";
+
+jest.setTimeout(300_000);
+
+const execFileAsync = promisify(execFile);
+const npm = (args: string[], cwd: string) =>
+  execFileAsync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` }, maxBuffer: 16 * 1024 * 1024 });
+
+let tmp: string;
+let app: string;
+let service: ChildProcessWithoutNullStreams | undefined;
+let serviceExit: Promise<number | null>;
+let baseUrl: string;
+const workspace = "team";
+const apiKey = `packed-key-${randomBytes(12).toString("hex")}`;
+
+beforeAll(async () => {
+  buildIfStale();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-packed-"));
+  app = path.join(tmp, "app");
+  fs.mkdirSync(app);
+  const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], ROOT);
+  const tarball = path.join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0].filename);
+  fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "a-team-stack", private: true, main: "index.js" }));
+  await npm(["install", "--prefer-offline", "--ignore-scripts", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`], app);
+});
+
+afterAll(async () => {
+  if (service && service.exitCode === null) {
+    service.kill("SIGKILL");
+    await serviceExit;
+  }
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+it("should ship the built package, its two commands and no sources or tests", () => {
+  const pkg = path.join(app, "node_modules/pulumi-wws");
+  expect(fs.realpathSync(pkg).startsWith(fs.realpathSync(app))).toBe(true); // a copy, not a link into the checkout
+  for (const f of ["dist/index.js", "dist/index.d.ts", "dist/testing/index.js", "dist/cli/main.js", "dist/server/cli.js", "openapi/openapi.json"]) expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, true]);
+  for (const f of ["test", "provider", "sdk", "dist/bench", "index.ts"]) expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, false]);
+  const help = execFileSync(path.join(app, "node_modules/.bin/wws-local"), ["--help"], { encoding: "utf8" });
+  expect(help).toContain("Usage: wws-local [options]");
+  expect(help).toContain("--reconcile-ms MS");
+  const importHelp = execFileSync(path.join(app, "node_modules/.bin/pulumi-wws"), ["import", "--help"], { encoding: "utf8" });
+  expect(importHelp).toContain("Usage: pulumi-wws import --workspace NAME --out DIR");
+});
+
+it("should run up, preview, refresh and destroy of every resource against `wws-local`", async () => {
+  service = spawn(path.join(app, "node_modules/.bin/wws-local"), ["--port", "0", "--reconcile-ms", "20", "--key", `${workspace}=${apiKey}`, "--quiet"], { cwd: app });
+  serviceExit = new Promise((resolve) => service?.on("exit", (code) => resolve(code)));
+  let out = "";
+  service.stdout.on("data", (d) => (out += d));
+  baseUrl = await until("wws-local to print its listening line", async () => out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1]);
+
+  fs.copyFileSync(path.join(__dirname, "every-resource.js"), path.join(app, "index.js"));
+  fs.writeFileSync(path.join(app, "Pulumi.yaml"), "name: a-team-stack\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n");
+  const backend = path.join(tmp, "backend");
+  fs.mkdirSync(backend);
+  const envVars = {
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: randomBytes(12).toString("hex"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+  };
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "ci", workDir: app }, { pulumiCommand: await pulumiCommand(), envVars });
+  await stack.setAllConfig({
+    "wws:baseUrl": { value: baseUrl },
+    "wws:workspace": { value: workspace },
+    "wws:apiKey": { value: apiKey, secret: true },
+    "a-team-stack:vmPassword": { value: `Vm-${randomBytes(8).toString("hex")}`, secret: true },
+    "a-team-stack:dbPassword": { value: `Db-${randomBytes(8).toString("hex")}`, secret: true },
+  });
+  const client = new WorkspaceClient({ baseUrl, workspace, apiKey });
+  try {
+    const up = await stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.outputs.vmPhase.value).toBe("Running");
+    expect(up.outputs.webStatus.value).toBe("Running");
+    expect(up.outputs.region.value).toBe("eu-central");
+    expect(up.outputs.dbConnectionUri.value).toBe(`postgresql://app@db.${workspace}.workloads.localhost:5432/postgres?sslmode=require`);
+    expect((await client.getSpec()).workloads.map((w) => `${w.id}:${w.type}`).sort()).toEqual(["browser:browser", "cache:storage", "controller:controller", "db:storage", "vm:vm-ubuntu", "web:pod"]);
+    expect((await client.listTemplates()).map((t) => t.id)).toEqual([up.outputs.templateId.value]);
+
+    const preview = await stack.preview();
+    expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+    const refresh = await stack.refresh();
+    expect(refresh.summary.result).toBe("succeeded");
+    expect(Object.keys(refresh.summary.resourceChanges ?? {})).toEqual(["same"]);
+    const destroy = await stack.destroy();
+    expect(destroy.summary.result).toBe("succeeded");
+    expect((await client.getSpec()).workloads).toEqual([]);
+    expect(await client.listTemplates()).toEqual([]);
+  } finally {
+    await client.close();
+  }
+
+  // SIGTERM: the command closes the service and exits 0.
+  service.kill("SIGTERM");
+  expect(await serviceExit).toBe(0);
+  expect(out).toContain("SIGTERM, closing");
+});
+
+it("should pass examples/testing's own test (pulumi-wws/testing, node --test) in the installed project", async () => {
+  const dir = path.join(app, "testing-example");
+  fs.mkdirSync(dir);
+  for (const f of ["Pulumi.yaml", "index.js", "stack.test.js"]) fs.copyFileSync(path.join(ROOT, "examples/testing", f), path.join(dir, f));
+  const r = await execFileAsync(process.execPath, ["--test", "stack.test.js"], {
+    cwd: dir,
+    env: { ...process.env, PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env.PATH].join(path.delimiter), PULUMI_SKIP_UPDATE_CHECK: "true" },
+  }).catch((err: { stdout?: string; stderr?: string }) => {
+    throw new Error(`node --test failed:\n${err.stdout}\n${err.stderr}`);
+  });
+  expect(r.stdout).toMatch(/# pass 2\n/);
+  expect(r.stdout).toMatch(/# fail 0\n/);
+});

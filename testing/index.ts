@@ -1,0 +1,13 @@
+/**
+ * `pulumi-wws/testing`: test your own stacks against the local service, the way LocalStack or
+ * Testcontainers serve cloud providers. Needs the `pulumi` CLI on PATH (or `pulumiCommand`).
+ *
+ * @example
+ * const svc = await startLocalService();
+ * const s = await createTestStack({ service: svc, projectDir: "." });
+ * await s.stack.up();
+ * expect((await svc.client.getSpec()).workloads).toHaveLength(3);
+ * await s.close(); await svc.close();
+ */
+export { startLocalService, type LocalService, type LocalServiceOptions } from "./service";
+export { createTestStack, type TestStack, type TestStackOptions } from "./stack";
