@@ -1,6 +1,6 @@
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
-import { PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
+import { DRIFT_KEY, PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
 
 /**
  * What `diff` hands the dynamic provider host. At 3.259 the host forwards `changes` (true →
@@ -28,7 +28,7 @@ export interface WorkloadChanges {
 }
 
 const REPLACE_KEYS = new Set(["workspace", "workloadId", "type"]);
-const LOCAL_KEYS = new Set(["baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "adopt"]);
+const LOCAL_KEYS = new Set(["baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "adopt", DRIFT_KEY]);
 /** Set once on a database: a change means a new database. */
 const STORAGE_SET_ONCE = new Set(["engine", "credentials"]);
 

@@ -29,10 +29,12 @@ export const OUTPUT_KEYS = [
   "generation",
   "observedGeneration",
 ] as const;
+/** Written by `read` only: restarts the stack did not ask for (see `restartsOutsidePulumi`). */
+export const DRIFT_KEY = "restartsOutsidePulumi";
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
-const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", PROVIDER_KEY]);
+const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", DRIFT_KEY, PROVIDER_KEY]);
 
 /** The spec fields of `props`: everything that is not identity, credentials, connection, option or output. */
 export function specFields(props: Props): Props {

@@ -6,8 +6,8 @@ import { classifyWorkloadChanges, diffWorkload } from "./diff-workload";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
-import { recordedReady, withStatus } from "./outputs";
-import { OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
+import { recordedReady, restartsOutsidePulumi, withStatus } from "./outputs";
+import { DRIFT_KEY, OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
 
@@ -123,6 +123,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const kept: Props = {};
           for (const [k, v] of Object.entries(base)) if (!(k in oldSpec)) kept[k] = v;
           const live: Props = { ...kept, workspace, baseUrl: conn.baseUrl, workloadId, type: entry?.type ?? status.type ?? base.type, ...(entry ? entry.spec : oldSpec) };
+          const restarts = restartsOutsidePulumi(base, status);
+          if (restarts === undefined) delete live[DRIFT_KEY];
+          else live[DRIFT_KEY] = restarts;
           const outs = withStatus(live, status);
           // Live inputs: the next diff compares the program against what runs, not what was last applied.
           return { id, props: outs, inputs: inputsOf(outs) };

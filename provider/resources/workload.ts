@@ -13,7 +13,7 @@ const OUTPUTS = ["phase", "message", "restartCount", "endpoint", "adminUrl", "ad
 const COMMON_ARGS = ["workloadId", "workspace", "baseUrl", "apiKey", "credentials", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "restartTrigger", "adopt"];
 
 /** Keys of the property bag that are not spec fields; a spec must not use them. */
-const RESERVED = new Set(["id", "type", "customTimeouts", "__provider", ...COMMON_ARGS, ...OUTPUTS]);
+const RESERVED = new Set(["id", "type", "customTimeouts", "restartsOutsidePulumi", "__provider", ...COMMON_ARGS, ...OUTPUTS]);
 
 /** What changes of a workload replace it; the engine marks them `*-replace` in its detailed diff. */
 const REPLACE_ON_CHANGES = ["workspace", "workloadId", "type"];
