@@ -120,6 +120,13 @@ describe("pulumi preview --json of our resources", () => {
     expect(byName.get("ctl")?.replaceReasons).toEqual(["autodiscover"]);
     expect(`${run.stdout}\n${run.stderr}`).toMatch(/vm-ubuntu vm: restartTrigger changed, so the update restarts it/);
     expect(`${run.stdout}\n${run.stderr}`).not.toContain(VM_PW);
+
+    // `--diff` shows the same properties, with their values (secrets masked).
+    const diff = await s.cli(["preview", "--diff"]);
+    for (const line of [/~ cpus\s*: 1 => 2/, /\+ memory\s*: "2Gi"/, /- storageSize\s*: "10Gi"/, /~ restartTrigger\s*: "1" => "2"/, /\+-pulumi-nodejs:dynamic\/wws:Controller: \(replace\)/]) {
+      expect(diff.stdout).toMatch(line);
+    }
+    expect(diff.stdout).not.toContain(VM_PW);
   });
 
   it("marks what replaces each kind as *-replace, in replaceReasons too", async () => {
