@@ -79,6 +79,15 @@ export async function cliStack(service: Service, projectName: string): Promise<C
   };
 }
 
+/** `cliStack` with `program` deployed by `pulumi up`: throws with the CLI's output when it fails. */
+export async function deployedCliStack(service: Service, projectName: string, program: string): Promise<CliStack> {
+  const s = await cliStack(service, projectName);
+  s.setProgram(program);
+  const up = await s.cli(["up", "--yes", "--skip-preview"]);
+  if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout.slice(-4000)}\n${up.stderr.slice(-2000)}`);
+  return s;
+}
+
 /** `index.js` declaring each resource as `new wws.<class>(name, args, opts)`; args and options travel as JSON. */
 export function programOf(resources: Array<{ cls: string; name: string; args: Record<string, unknown>; opts?: Record<string, unknown> }>): string {
   const lines = resources.map((r) => `new wws.${r.cls}(${JSON.stringify(r.name)}, ${JSON.stringify(r.args)}, ${JSON.stringify(r.opts ?? {})});`);

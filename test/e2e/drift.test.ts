@@ -5,7 +5,7 @@
  * kind of drift: a spec edited, a workload restarted, a template deleted.
  */
 import { ensureBuilt, startSharedService, until, type Service } from "./harness";
-import { cliStack, programOf, type CliRun, type CliStack } from "./cli-json";
+import { deployedCliStack, programOf, type CliRun, type CliStack } from "./cli-json";
 
 jest.setTimeout(240_000);
 
@@ -20,10 +20,7 @@ let s: CliStack;
 beforeAll(async () => {
   ensureBuilt();
   service = await startSharedService();
-  s = await cliStack(service, "wws-drift");
-  s.setProgram(PROGRAM);
-  const up = await s.cli(["up", "--yes", "--skip-preview"]);
-  if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout.slice(-4000)}\n${up.stderr.slice(-2000)}`);
+  s = await deployedCliStack(service, "wws-drift", PROGRAM);
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
  * `ignoreChanges` work on our resources; a restart-only change says so in one line.
  */
 import { ensureBuilt, password, startSharedService, type Service } from "./harness";
-import { cliStack, programOf, type CliStack, type PreviewStep } from "./cli-json";
+import { deployedCliStack, programOf, type CliStack, type PreviewStep } from "./cli-json";
 
 jest.setTimeout(240_000);
 
@@ -67,10 +67,7 @@ let s: CliStack;
 beforeAll(async () => {
   ensureBuilt();
   service = await startSharedService();
-  s = await cliStack(service, "wws-preview-diff");
-  s.setProgram(programOf(V1));
-  const up = await s.cli(["up", "--yes", "--skip-preview"]);
-  if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout.slice(-4000)}\n${up.stderr.slice(-2000)}`);
+  s = await deployedCliStack(service, "wws-preview-diff", programOf(V1));
 });
 
 afterAll(async () => {
