@@ -82,7 +82,9 @@ describe("pulumi preview --json of our resources", () => {
   });
 
   it("names every in-place change with its kind, a restart in one line, and honours replaceOnChanges and ignoreChanges", async () => {
-    s.setProgram(programOf(IN_PLACE));
+    // The connection settings too: a base URL spelt differently (same service), an API key as an argument.
+    const connection = { baseUrl: `${service.url}/`, apiKey: s.ws.apiKey };
+    s.setProgram(programOf(IN_PLACE.map((r) => (r.name === "wl" || r.name === "tpl" ? { ...r, args: { ...r.args, ...connection } } : r))));
     const { run, byName } = await s.previewJson();
     const table: Record<string, Record<string, string[]>> = {};
     for (const [name, props] of Object.entries({
@@ -91,8 +93,8 @@ describe("pulumi preview --json of our resources", () => {
       browser: ["cpu", "memory"],
       ctl: ["autodiscover", "adopt"],
       db: ["version", "instances", "storageSize", "cpu", "memory", "tls", "adminConsole", "network", "backup", "waitForAdminConsole"],
-      wl: ["autodiscover"],
-      tpl: ["description"],
+      wl: ["autodiscover", "baseUrl", "apiKey"],
+      tpl: ["description", "baseUrl", "apiKey"],
     })) {
       table[name] = Object.fromEntries(props.map((p) => [p, kindsOf(byName.get(name), p)]));
     }
@@ -108,8 +110,8 @@ describe("pulumi preview --json of our resources", () => {
         version: ["add"], instances: ["update"], storageSize: ["add"], cpu: ["add"], memory: ["add"], tls: ["add"], adminConsole: ["add"],
         network: ["add"], backup: ["add"], waitForAdminConsole: ["add"],
       },
-      wl: { autodiscover: ["update"] },
-      tpl: { description: ["add-replace"] },
+      wl: { autodiscover: ["update"], baseUrl: ["update"], apiKey: ["add"] },
+      tpl: { description: ["add-replace"], baseUrl: ["update"], apiKey: ["add"] },
     });
     const ops = Object.fromEntries([...byName].map(([n, st]) => [n, st.op]));
     expect(ops).toMatchObject({ vm: "update", pod: "update", browser: "update", ctl: "replace", db: "update", wl: "update", tpl: "replace" });
