@@ -44,7 +44,7 @@ export function checkTemplate(news: Props, sources: ConnectionSources): CheckOut
   for (const [k, v] of Object.entries(news)) if (!NOT_BODY.has(k) && v !== undefined && v !== null) body[k] = v;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
   for (const k of unknownKeys) delete body[k];
-  const outcome = schemaFailures(TemplateCreate, body, { unknownKeys, knownFields: TEMPLATE_FIELDS });
+  const outcome = schemaFailures(TemplateCreate, body, { unknownKeys, knownFields: TEMPLATE_FIELDS, schema: TemplateCreate, otherArguments: ["workspace", "baseUrl", "apiKey"] });
   failures.push(...outcome.failures);
   const adoptId = news.adoptId;
   if (adoptId !== undefined && adoptId !== null && !containsUnknown(adoptId) && (typeof adoptId !== "string" || !/^tpl_[0-9a-f]+$/.test(adoptId))) {

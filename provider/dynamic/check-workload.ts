@@ -1,7 +1,8 @@
 import { CREATE_BODY, Name, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
 import { CONNECTION_FIELDS, connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
-import { bodyOf, type Props } from "./props";
+import { CONNECTION_KEYS, OPTION_KEYS, bodyOf, type Props } from "./props";
+import { MAX_TIMEOUT_SECONDS, timeoutProblems } from "./timeouts";
 import { containsUnknown, isUnknown } from "./unknown";
 
 export interface CheckOutcome {
@@ -9,7 +10,8 @@ export interface CheckOutcome {
   failures: Failure[];
 }
 
-const MAX_TIMEOUT_SECONDS = 24 * 60 * 60; // 24 h
+/** Top-level names other than spec fields: what a misspelt argument may have been meant as. */
+const OTHER_ARGUMENTS = ["workloadId", "credentials", ...CONNECTION_KEYS, ...OPTION_KEYS];
 
 /**
  * Connection settings: each must be found (argument, stack config or environment) and valid.
@@ -33,7 +35,7 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
 
 function checkOptions(news: Props): Failure[] {
   const failures: Failure[] = [];
-  for (const key of ["waitForReady", "waitForAdminConsole", "adopt"]) {
+  for (const key of ["waitForReady", "waitForAdminConsole", "waitForDeletion", "adopt"]) {
     const v = news[key];
     if (v !== undefined && v !== null && !isUnknown(v) && typeof v !== "boolean") failures.push(failureAt([key], "must be true or false"));
   }
@@ -44,6 +46,9 @@ function checkOptions(news: Props): Failure[] {
   const r = news.restartTrigger;
   if (r !== undefined && r !== null && !isUnknown(r) && typeof r !== "string" && typeof r !== "number") {
     failures.push(failureAt(["restartTrigger"], "must be a string or a number; change it to restart the workload"));
+  }
+  if (!containsUnknown(news.customTimeouts)) {
+    for (const p of timeoutProblems(news.customTimeouts)) failures.push(failureAt(p.path, `${p.reason} (the customTimeouts resource option)`));
   }
   return failures;
 }
@@ -77,7 +82,7 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
   for (const k of unknownKeys) delete body[k];
   const schema = CREATE_BODY[type as WorkloadType];
   const knownFields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).filter((k) => k !== "id");
-  failures.push(...schemaFailures(schema, body, { unknownKeys, rename: { id: "workloadId" }, knownFields }).failures);
+  failures.push(...schemaFailures(schema, body, { unknownKeys, rename: { id: "workloadId" }, knownFields, schema, otherArguments: OTHER_ARGUMENTS }).failures);
 
   // The schema allows a VM without credentials (an update may omit them); a new one needs them.
   const isNew = olds.workloadId === undefined;

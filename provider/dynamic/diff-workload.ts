@@ -1,11 +1,15 @@
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
-import { PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
+import { DRIFT_KEY, PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
 
+/**
+ * What `diff` hands the dynamic provider host. At 3.259 the host forwards `changes` (true →
+ * DIFF_SOME, false → DIFF_NONE, undefined → DIFF_UNKNOWN), `replaces` and `deleteBeforeReplace`,
+ * and drops everything else (`stables` included): it has no field for a detailed diff.
+ */
 export interface DiffResult {
-  changes: boolean;
+  changes: boolean | undefined;
   replaces: string[];
-  stables: string[];
   deleteBeforeReplace: boolean;
 }
 
@@ -24,7 +28,7 @@ export interface WorkloadChanges {
 }
 
 const REPLACE_KEYS = new Set(["workspace", "workloadId", "type"]);
-const LOCAL_KEYS = new Set(["baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "adopt"]);
+const LOCAL_KEYS = new Set(["baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "adopt", DRIFT_KEY]);
 /** Set once on a database: a change means a new database. */
 const STORAGE_SET_ONCE = new Set(["engine", "credentials"]);
 
@@ -55,6 +59,21 @@ export function classifyWorkloadChanges(olds: Props, news: Props): WorkloadChang
 }
 
 /**
+ * The `DiffResult` of a classified change, in the shape that makes the engine show it per property.
+ * The host cannot carry a detailed diff, and a DIFF_SOME without one leaves `preview --json` with
+ * no `detailedDiff`/`diffReasons` and `replaceOnChanges` with nothing to match. So when inputs
+ * changed, `changes` is left undefined: the engine then diffs the old and new inputs itself (after
+ * `ignoreChanges`), property by property, and keeps our `replaces` and `deleteBeforeReplace`.
+ * Both diffs compare the same inputs, so the engine finds a change exactly when we do. With no
+ * input change, a wait left unfinished (init errors) still needs the update: DIFF_SOME, nothing
+ * to detail; otherwise DIFF_NONE. What the update then does is decided again in `update`.
+ */
+export function diffResultOf(hasInputChanges: boolean, resume: boolean, replaces: string[], deleteBeforeReplace: boolean): DiffResult {
+  if (hasInputChanges) return { changes: undefined, replaces, deleteBeforeReplace: replaces.length > 0 && deleteBeforeReplace };
+  return { changes: resume, replaces: [], deleteBeforeReplace: false };
+}
+
+/**
  * `diff` of a workload. A replacement that keeps the workspace and the workload id (a new type,
  * engine or database credentials) must free the id first: the service refuses an id of another
  * type (409) and `create` refuses an id that exists. So those replace delete-before-create; a new
@@ -62,12 +81,7 @@ export function classifyWorkloadChanges(olds: Props, news: Props): WorkloadChang
  */
 export function diffWorkload(olds: Props, news: Props): DiffResult {
   const c = classifyWorkloadChanges(olds, news);
-  const replacing = c.replaces.length > 0;
   const sameIdentity = !c.replaces.includes("workspace") && !c.replaces.includes("workloadId");
-  return {
-    changes: replacing || c.updates.length > 0 || c.restart || c.local.length > 0 || c.resumeWait,
-    replaces: c.replaces,
-    stables: replacing ? [] : ["workloadId", "workspace", "type"],
-    deleteBeforeReplace: replacing && sameIdentity,
-  };
+  const inputChanges = c.replaces.length > 0 || c.updates.length > 0 || c.restart || c.local.length > 0;
+  return diffResultOf(inputChanges, c.resumeWait, c.replaces, sameIdentity);
 }

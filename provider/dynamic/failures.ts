@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { formatPath } from "../../sdk/schemas";
+import { closestName, fieldsAt } from "./suggest";
 
 /** One failed field of `check`, in the shape `pulumi.dynamic.CheckFailure` has. */
 export interface Failure {
@@ -33,6 +34,19 @@ export interface IssueFilter {
   rename?: Readonly<Record<string, string>>;
   /** What to say after "unknown field": the fields that are allowed there. */
   knownFields?: readonly string[];
+  /** The schema validated: the fields of a nested object, for a did-you-mean. */
+  schema?: z.ZodType;
+  /** More names a top-level key may have been meant as (options, connection settings). */
+  otherArguments?: readonly string[];
+}
+
+/** "unknown field: …" for `key` at `parent`, with the closest allowed name when one is close. */
+function unknownFieldReason(parent: ReadonlyArray<PropertyKey>, key: string, filter: IssueFilter): string {
+  const top = parent.length === 0;
+  const fields = top ? [...(filter.knownFields ?? [])] : filter.schema ? fieldsAt(filter.schema, parent) : [];
+  const meant = closestName(key, top ? [...fields, ...(filter.otherArguments ?? [])] : fields);
+  const fix = meant === undefined ? "remove it" : `did you mean ${meant}? Rename or remove it`;
+  return fields.length > 0 && (top || fields.length <= 12) ? `unknown field: ${fix} (the fields are ${fields.join(", ")})` : `unknown field: ${fix}`;
 }
 
 /**
@@ -54,10 +68,7 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
       if (filter.rename?.[top] !== undefined) path[0] = filter.rename[top];
       let reason = issue.message;
       if (key !== undefined) {
-        reason =
-          path.length === 1 && filter.knownFields
-            ? `unknown field: remove it (the fields are ${filter.knownFields.join(", ")})`
-            : "unknown field: remove it";
+        reason = unknownFieldReason(issue.path, key, filter);
       } else if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
         reason = "required: set it";
       }

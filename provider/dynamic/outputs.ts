@@ -1,5 +1,5 @@
 import type { WorkloadStatus } from "../../sdk/schemas";
-import { OUTPUT_KEYS, optionsOf, type Props } from "./props";
+import { DRIFT_KEY, OUTPUT_KEYS, optionsOf, type Props } from "./props";
 
 /** The default login of a database (contract: storage username defaults to `app`). */
 const DEFAULT_DB_USER = "app";
@@ -45,4 +45,18 @@ export function recordedReady(olds: Props, news: Props): boolean {
   const generation = typeof olds.generation === "number" ? olds.generation : 0;
   const observed = typeof olds.observedGeneration === "number" ? olds.observedGeneration : generation;
   return olds.phase === "Running" && observed >= generation && (!optionsOf(news).waitForAdminConsole || olds.adminReady === true);
+}
+
+/**
+ * Restarts the stack did not ask for, as `refresh` records them: the previous count plus how much
+ * the service's `restartCount` grew since the state last saw it. A restart changes no input, and
+ * the engine counts only input changes as drift (`preview --refresh --expect-no-changes`,
+ * `refresh --preview-only`); this key makes it one, named. The next `pulumi up` drops it again
+ * without a request (it is a local-only key): that acknowledges the restarts.
+ */
+export function restartsOutsidePulumi(old: Props, status: WorkloadStatus): number | undefined {
+  const before = typeof old[DRIFT_KEY] === "number" ? (old[DRIFT_KEY] as number) : 0;
+  const grew = typeof old.restartCount === "number" && typeof status.restartCount === "number" ? status.restartCount - old.restartCount : 0;
+  const total = before + Math.max(0, grew);
+  return total > 0 ? total : undefined;
 }

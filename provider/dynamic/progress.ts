@@ -102,6 +102,11 @@ export class ProgressReporter {
     return this.waits.size <= this.maxDetailed;
   }
 
+  /** One line about a resource, outside any wait (what a planned change will do). */
+  note(text: string): void {
+    this.line(text);
+  }
+
   private line(text: string): void {
     try {
       this.write(`wws: ${text}`);

@@ -1,4 +1,5 @@
 import type { CreateBody, WorkloadType } from "../../sdk/schemas";
+import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
 /**
  * The property bag of a workload as the dynamic provider sees it (inputs after `check`, and
@@ -8,14 +9,15 @@ import type { CreateBody, WorkloadType } from "../../sdk/schemas";
  *   <spec fields>                    cpus, memory, image, engine, … : every other key
  *   credentials                      write-only login (a Pulumi secret)
  *   workspace, baseUrl, apiKey       connection (apiKey only when given as an argument; a secret)
- *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, restartTrigger, adopt   options
+ *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, waitForDeletion, restartTrigger, adopt,
+ *   customTimeouts (the resource option, carried here by the resource class)   options
  *   phase, message, … (OUTPUT_KEYS)  what the service reports; outputs only
  */
 export type Props = Record<string, unknown>;
 
 export const IDENTITY_KEYS = ["workloadId", "type"] as const;
 export const CONNECTION_KEYS = ["workspace", "baseUrl", "apiKey"] as const;
-export const OPTION_KEYS = ["waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "restartTrigger", "adopt"] as const;
+export const OPTION_KEYS = ["waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "restartTrigger", "adopt"] as const;
 export const OUTPUT_KEYS = [
   "phase",
   "message",
@@ -27,10 +29,12 @@ export const OUTPUT_KEYS = [
   "generation",
   "observedGeneration",
 ] as const;
+/** Written by `read` only: restarts the stack did not ask for (see `restartsOutsidePulumi`). */
+export const DRIFT_KEY = "restartsOutsidePulumi";
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
-const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", PROVIDER_KEY]);
+const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", DRIFT_KEY, PROVIDER_KEY]);
 
 /** The spec fields of `props`: everything that is not identity, credentials, connection, option or output. */
 export function specFields(props: Props): Props {
@@ -60,26 +64,29 @@ export function bodyOf(props: Props): CreateBody {
 
 export const DEFAULT_OPTIONS = Object.freeze({
   waitForReady: true,
-  /** The dynamic provider host ignores `customTimeouts`, so the wait has its own. */
-  readyTimeoutSeconds: 600, // 10 min
+  /** Also the default of each `customTimeouts` operation (see `timeouts.ts`). */
+  readyTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS, // 10 min
   waitForAdminConsole: false,
+  waitForDeletion: true,
   adopt: false,
 });
 
 export interface WorkloadOptions {
   waitForReady: boolean;
-  readyTimeoutMs: number;
+  /** How long each wait may take: readiness after create and after update, the 404 after delete. */
+  timeoutMs: Record<TimeoutOperation, number>;
   waitForAdminConsole: boolean;
+  waitForDeletion: boolean;
   adopt: boolean;
 }
 
 /** The options of `props`, defaults merged in one place. */
 export function optionsOf(props: Props): WorkloadOptions {
   const bool = (v: unknown, d: boolean): boolean => (typeof v === "boolean" ? v : d);
-  const seconds = typeof props.readyTimeoutSeconds === "number" && props.readyTimeoutSeconds > 0 ? props.readyTimeoutSeconds : DEFAULT_OPTIONS.readyTimeoutSeconds;
   return {
     waitForReady: bool(props.waitForReady, DEFAULT_OPTIONS.waitForReady),
-    readyTimeoutMs: Math.round(seconds * 1000),
+    timeoutMs: { create: timeoutMsOf(props, "create"), update: timeoutMsOf(props, "update"), delete: timeoutMsOf(props, "delete") },
+    waitForDeletion: bool(props.waitForDeletion, DEFAULT_OPTIONS.waitForDeletion),
     // Only a database with an admin console has one to wait for.
     waitForAdminConsole: bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
     adopt: bool(props.adopt, DEFAULT_OPTIONS.adopt),

@@ -2,6 +2,7 @@ import { NotFoundError, type Template, type TemplateCreate, type WorkspaceClient
 import { checkTemplate, TEMPLATE_FIELDS } from "./check-template";
 import { requireConnection } from "./connection";
 import type { ManagedContext } from "./context";
+import { diffResultOf } from "./diff-workload";
 import { sameValue } from "./equal";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
@@ -68,8 +69,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_OUTPUTS.includes(k))
         .filter((k) => !sameValue(olds[k], news[k]))
         .sort();
-      const replaces = changed.filter((k) => TEMPLATE_REPLACE_KEYS.includes(k));
-      return { changes: changed.length > 0, replaces, stables: replaces.length > 0 ? [] : ["templateId", "createdAt"], deleteBeforeReplace: false };
+      // Created before the old one is deleted: the new template gets a new id.
+      return diffResultOf(changed.length > 0, false, changed.filter((k) => TEMPLATE_REPLACE_KEYS.includes(k)), false);
     },
 
     async create(inputs) {

@@ -7,8 +7,8 @@ import { sameValue } from "./equal";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
-import { recordedReady, withStatus } from "./outputs";
-import { OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
+import { recordedReady, restartsOutsidePulumi, withStatus } from "./outputs";
+import { DRIFT_KEY, OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
 
@@ -51,9 +51,16 @@ async function runsDeclaredSpec(client: WorkspaceClient, props: Props): Promise<
  */
 export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
   /** Waits for readiness after an accepted request; a failed wait keeps the resource, with init errors. */
-  async function settle(client: WorkspaceClient, resourceId: string, props: Props, what: string, since?: { previous?: WorkloadStatus; requestedAt: number }): Promise<Props> {
+  async function settle(
+    client: WorkspaceClient,
+    resourceId: string,
+    props: Props,
+    what: string,
+    op: "create" | "update",
+    since?: { previous?: WorkloadStatus; requestedAt: number },
+  ): Promise<Props> {
     try {
-      const status = optionsOf(props).waitForReady ? await awaitWorkload(ctx, client, props, "ready", since) : await client.getStatus(workloadIdOf(props));
+      const status = optionsOf(props).waitForReady ? await awaitWorkload(ctx, client, props, "ready", op, since) : await client.getStatus(workloadIdOf(props));
       return withStatus(props, status);
     } catch (err) {
       const last = lastStatusOf(err) ?? (await statusOrUndefined(client, workloadIdOf(props)).catch(() => undefined));
@@ -81,7 +88,12 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async diff(_id, olds, news) {
-      return diffWorkload(olds, news);
+      const result = diffWorkload(olds, news);
+      // The engine's detailed diff shows `restartTrigger` as an update like any option: say what it does.
+      if (result.replaces.length === 0 && classifyWorkloadChanges(olds, news).restart) {
+        ctx.progress.note(`${describeWorkload(news)}: restartTrigger changed, so the update restarts it (one restart call, then a wait)`);
+      }
+      return result;
     },
 
     async create(inputs) {
@@ -98,11 +110,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           if (previous && !optionsOf(props).adopt) throw alreadyExists(conn.workspace, id, previous);
           // Taking over a workload that already runs the declared spec sends nothing: an upsert
           // would start a new generation and provision it again.
-          if (previous && (await runsDeclaredSpec(client, props))) return { id: resourceId, outs: await settle(client, resourceId, props, "adopted") };
+          if (previous && (await runsDeclaredSpec(client, props))) return { id: resourceId, outs: await settle(client, resourceId, props, "adopted", "create") };
           const requestedAt = ctx.now();
           await client.upsertWorkload(typeOf(props), bodyOf(props));
           // Accepted: from here on the workload exists, and no failure may drop it from the stack.
-          const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", previous ? { previous, requestedAt } : undefined);
+          const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", "create", previous ? { previous, requestedAt } : undefined);
           return { id: resourceId, outs };
         },
       );
@@ -124,6 +136,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const kept: Props = {};
           for (const [k, v] of Object.entries(base)) if (!(k in oldSpec)) kept[k] = v;
           const live: Props = { ...kept, workspace, baseUrl: conn.baseUrl, workloadId, type: entry?.type ?? status.type ?? base.type, ...(entry ? entry.spec : oldSpec) };
+          const restarts = restartsOutsidePulumi(base, status);
+          if (restarts === undefined) delete live[DRIFT_KEY];
+          else live[DRIFT_KEY] = restarts;
           const outs = withStatus(live, status);
           // Live inputs: the next diff compares the program against what runs, not what was last applied.
           return { id, props: outs, inputs: inputsOf(outs) };
@@ -142,7 +157,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           if (changes.updates.length === 0 && !changes.restart) {
             // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
             if (!optionsOf(props).waitForReady || recordedReady(olds, props)) return { outs: withStatus(props, statusFromOutputs(olds)) };
-            return { outs: await settle(ctx.client(conn), id, props, "accepted earlier") };
+            return { outs: await settle(ctx.client(conn), id, props, "accepted earlier", "update") };
           }
           const client = ctx.client(conn);
           const previous = await statusOrUndefined(client, workloadId);
@@ -153,7 +168,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const requestedAt = ctx.now();
           if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(props));
           if (changes.restart) await client.restartWorkload(workloadId);
-          return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", { previous, requestedAt }) };
+          return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", "update", { previous, requestedAt }) };
         },
       );
     },
@@ -172,8 +187,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             if (err instanceof NotFoundError) return; // already gone
             throw err;
           }
-          // Gone means /status answers 404: only then is the id free for a replacement.
-          await awaitWorkload(ctx, client, base, "gone");
+          // Gone means /status answers 404: only then is the id free for a replacement. The user
+          // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+          if (optionsOf(base).waitForDeletion) await awaitWorkload(ctx, client, base, "gone", "delete");
         },
       );
     },

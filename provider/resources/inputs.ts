@@ -37,10 +37,18 @@ export interface WaitArgs {
   /** Wait for the workload to be ready (Running, the latest generation observed) on create and update. @default true */
   waitForReady?: pulumi.Input<boolean>;
   /**
-   * Give up waiting after this many seconds; the workload stays in the stack (with the error) and
-   * the next `pulumi up` waits again. The dynamic provider ignores `customTimeouts`, hence this. @default 600
+   * Give up waiting for readiness after this many seconds; the workload stays in the stack (with
+   * the error) and the next `pulumi up` waits again. Overrides the `customTimeouts` resource option's
+   * `create` and `update` for this resource. @default customTimeouts.create / .update, else 600
    */
   readyTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Wait, on delete, until the service no longer knows the workload (its id is free again).
+   * `false` returns once the delete is accepted: faster, but a replacement that reuses the id
+   * (a new `os`, `kind` or database `engine`) may then find it still being deleted. The deletion
+   * wait's timeout is `customTimeouts.delete`. @default true
+   */
+  waitForDeletion?: pulumi.Input<boolean>;
   /**
    * Any change of this value from one value to another restarts the workload (a restart call, then
    * a wait); nothing else is sent. Setting it the first time, or removing it, does not restart.

@@ -24,6 +24,11 @@ export interface TemplateArgs extends ConnectionArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+const TEMPLATE_ARGS = new Set(["name", "description", "kind", "config", "workspace", "baseUrl", "apiKey"]);
+/** Keys of the property bag that are not arguments. */
+const NOT_ARGUMENTS = new Set(["templateId", "createdAt", "__provider"]);
+const REPLACE_ON_CHANGES = ["name", "description", "kind", "config", "workspace"];
+
 /**
  * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
  * `config` or the workspace creates a new template, then deletes the old one.
@@ -42,8 +47,17 @@ export class Template extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     refuseDeepInput("Template", name, "config", args.config);
-    const connection = connectionProps(args, opts);
+    // Unknown arguments (JavaScript typos) go on to `check`, which refuses them naming each one.
+    const extra = Object.fromEntries(Object.entries(args).filter(([k, v]) => !TEMPLATE_ARGS.has(k) && v !== undefined));
+    for (const [key, value] of Object.entries(extra)) {
+      if (NOT_ARGUMENTS.has(key)) throw new Error(`Template ${name}: "${key}" is not an argument of Template`);
+      refuseDeepInput("Template", name, key, value);
+    }
+    // Every change replaces a template: said to the engine, its detailed diff marks them `*-replace`.
+    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...REPLACE_ON_CHANGES])];
+    const connection = connectionProps(args, { ...opts, replaceOnChanges });
     const props: pulumi.Inputs = {
+      ...extra,
       name: args.name,
       description: args.description,
       kind: args.kind,

@@ -60,6 +60,6 @@ export class VirtualMachine extends WorkloadResource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const type = typeof args.os === "string" ? `vm-${args.os}` : pulumi.output(args.os).apply((os) => `vm-${os}`);
     const { cpus, memory, storageSize, ports, placement, aiDaemon } = args;
-    super("VirtualMachine", name, type, { cpus, memory, storageSize, ports, placement, aiDaemon }, args, opts);
+    super("VirtualMachine", name, type, { cpus, memory, storageSize, ports, placement, aiDaemon }, args, opts, ["os"]);
   }
 }

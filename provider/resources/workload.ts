@@ -9,8 +9,33 @@ export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
 /** The outputs the service reports, as properties of the resource (undefined until known). */
 const OUTPUTS = ["phase", "message", "restartCount", "endpoint", "adminUrl", "adminReady", "connectionUri", "generation", "observedGeneration"];
 
+/** The arguments every workload class takes besides its spec fields. */
+const COMMON_ARGS = ["workloadId", "workspace", "baseUrl", "apiKey", "credentials", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "restartTrigger", "adopt"];
+
 /** Keys of the property bag that are not spec fields; a spec must not use them. */
-const RESERVED = new Set(["id", "workloadId", "type", "workspace", "baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "restartTrigger", "adopt", "__provider", ...OUTPUTS]);
+const RESERVED = new Set(["id", "type", "customTimeouts", "restartsOutsidePulumi", "__provider", ...COMMON_ARGS, ...OUTPUTS]);
+
+/** What changes of a workload replace it; the engine marks them `*-replace` in its detailed diff. */
+const REPLACE_ON_CHANGES = ["workspace", "workloadId", "type"];
+const DATABASE_REPLACE_ON_CHANGES = ["engine", "credentials"];
+
+/**
+ * Arguments this class does not know (a misspelt name in JavaScript, a field of another kind),
+ * with a value: passed on as they are, so that `check` refuses them at preview naming each one
+ * (TypeScript refuses them at compile time already).
+ */
+function unknownArgs(args: object, spec: Record<string, unknown>, consumed: readonly string[]): Record<string, unknown> {
+  const known = new Set([...COMMON_ARGS, ...Object.keys(spec), ...consumed]);
+  return Object.fromEntries(Object.entries(args).filter(([k, v]) => !known.has(k) && v !== undefined));
+}
+
+/** The `customTimeouts` resource option, carried into the inputs: the dynamic provider host never gets it. */
+function carriedTimeouts(opts: pulumi.CustomResourceOptions | undefined): Record<string, string> | undefined {
+  const t = opts?.customTimeouts;
+  if (!t) return undefined;
+  const set = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === "string" && v !== ""));
+  return Object.keys(set).length > 0 ? set : undefined;
+}
 
 /**
  * What every workload resource has: the type token `pulumi-nodejs:dynamic/wws:<Class>`, the
@@ -48,21 +73,33 @@ export abstract class WorkloadResource extends pulumi.dynamic.Resource {
     spec: Record<string, pulumi.Input<unknown> | undefined>,
     args: WorkloadCommonArgs & { credentials?: pulumi.Input<CredentialsArgs>; waitForAdminConsole?: pulumi.Input<boolean> },
     opts?: pulumi.CustomResourceOptions,
+    /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
+    consumed: readonly string[] = [],
   ) {
     for (const key of Object.keys(spec)) {
       if (RESERVED.has(key)) throw new Error(`${className} ${name}: spec field "${key}" is not allowed${key === "id" ? " (set workloadId)" : ""}`);
       refuseDeepInput(className, name, key, spec[key]);
     }
-    const connection = connectionProps(args, opts);
+    const extra = unknownArgs(args, spec, consumed);
+    for (const key of Object.keys(extra)) {
+      if (RESERVED.has(key)) throw new Error(`${className} ${name}: "${key}" is not an argument of ${className}${key === "id" ? " (set workloadId)" : ""}`);
+      refuseDeepInput(className, name, key, extra[key]);
+    }
+    const isDatabase = type === "storage";
+    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...REPLACE_ON_CHANGES, ...(isDatabase ? DATABASE_REPLACE_ON_CHANGES : [])])];
+    const connection = connectionProps(args, { ...opts, replaceOnChanges });
     const props: pulumi.Inputs = {
       workloadId: args.workloadId ?? name,
       type,
       ...spec,
+      ...extra,
       credentials: secretCredentials(args.credentials),
       ...connection.props,
       waitForReady: args.waitForReady,
       readyTimeoutSeconds: args.readyTimeoutSeconds,
       waitForAdminConsole: args.waitForAdminConsole,
+      waitForDeletion: args.waitForDeletion,
+      customTimeouts: carriedTimeouts(opts),
       restartTrigger: args.restartTrigger,
       adopt: args.adopt,
       // Every output must be a key here for the resource to get a property for it.
@@ -93,6 +130,6 @@ export interface WorkloadArgs extends WorkloadCommonArgs {
 export class Workload extends WorkloadResource {
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
     const { credentials, ...spec } = args.spec ?? {};
-    super("Workload", name, args.kind, spec, { ...args, credentials: args.credentials ?? (credentials as pulumi.Input<CredentialsArgs> | undefined) }, opts);
+    super("Workload", name, args.kind, spec, { ...args, credentials: args.credentials ?? (credentials as pulumi.Input<CredentialsArgs> | undefined) }, opts, ["kind", "spec"]);
   }
 }

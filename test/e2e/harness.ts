@@ -151,8 +151,8 @@ export interface OpRecord {
   ops: Map<string, OpType[]>;
   /**
    * Per-resource input keys whose values differ between the old and the new inputs of the
-   * engine's event. The dynamic provider host reports no per-property diff to the engine, so this
-   * is what the CLI shows too; secret values are masked in events, so a secret's change is not seen.
+   * engine's event (the engine's own `detailedDiff` is in `preview --json`, see cli-json.ts);
+   * secret values are masked in events, so a secret's change is not seen.
    */
   diffs: Map<string, string[]>;
   /** Per-resource keys that cause a replacement, as the engine reports them. */

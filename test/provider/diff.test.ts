@@ -22,21 +22,22 @@ const dbState = { workloadId: "db", type: "storage", engine: "postgres", credent
 
 describe("diffWorkload", () => {
   it.each([
-    // [what changes, news over the VM, replaces, deleteBeforeReplace]
+    // [what changes, news over the VM, changes, replaces, deleteBeforeReplace]; `changes: undefined`
+    // (DIFF_UNKNOWN) has the engine diff the inputs itself, per property, keeping our replaces.
     ["nothing (a new __provider text included)", {}, false, [], false],
-    ["the workspace", { workspace: "prod" }, true, ["workspace"], false],
-    ["the workload id", { workloadId: "web-2" }, true, ["workloadId"], false],
-    ["the type (os)", { type: "vm-windows" }, true, ["type"], true],
-    ["the workspace and the type", { workspace: "prod", type: "vm-windows" }, true, ["type", "workspace"], false],
-    ["a spec field", { cpus: 4 }, true, [], false],
-    ["a new spec field", { memory: "8Gi" }, true, [], false],
-    ["VM credentials", { credentials: { password: "new-Pass-2" } }, true, [], false],
-    ["the restart trigger", { restartTrigger: "b" }, true, [], false],
-    ["a wait option", { readyTimeoutSeconds: 60, waitForReady: false }, true, [], false],
-    ["the base URL and API key", { baseUrl: "http://other", apiKey: "k-123456" }, true, [], false],
-    ["adopt", { adopt: true }, true, [], false],
-    ["an unknown id (preview)", { workloadId: UNKNOWN }, true, ["workloadId"], false],
-    ["an unknown spec field (preview)", { cpus: UNKNOWN }, true, [], false],
+    ["the workspace", { workspace: "prod" }, undefined, ["workspace"], false],
+    ["the workload id", { workloadId: "web-2" }, undefined, ["workloadId"], false],
+    ["the type (os)", { type: "vm-windows" }, undefined, ["type"], true],
+    ["the workspace and the type", { workspace: "prod", type: "vm-windows" }, undefined, ["type", "workspace"], false],
+    ["a spec field", { cpus: 4 }, undefined, [], false],
+    ["a new spec field", { memory: "8Gi" }, undefined, [], false],
+    ["VM credentials", { credentials: { password: "new-Pass-2" } }, undefined, [], false],
+    ["the restart trigger", { restartTrigger: "b" }, undefined, [], false],
+    ["a wait option", { readyTimeoutSeconds: 60, waitForReady: false }, undefined, [], false],
+    ["the base URL and API key", { baseUrl: "http://other", apiKey: "k-123456" }, undefined, [], false],
+    ["adopt", { adopt: true }, undefined, [], false],
+    ["an unknown id (preview)", { workloadId: UNKNOWN }, undefined, ["workloadId"], false],
+    ["an unknown spec field (preview)", { cpus: UNKNOWN }, undefined, [], false],
   ])("should diff %s", (_what, over, changes, replaces, deleteBeforeReplace) => {
     const d = diffWorkload(vmState, { ...vmNews(), ...over });
     expect(d).toMatchObject({ changes, replaces, deleteBeforeReplace });
@@ -47,18 +48,18 @@ describe("diffWorkload", () => {
     ["the credentials (set once)", { credentials: { password: "other-Pass-3" } }, ["credentials"]],
     ["the username", { credentials: { username: "admin", password: PASSWORD } }, ["credentials"]],
   ])("should replace a database, freeing its id first, when %s changes", (_what, over, replaces) => {
-    expect(diffWorkload(dbState, { ...without(dbState, "phase"), ...over })).toEqual({ changes: true, replaces, stables: [], deleteBeforeReplace: true });
+    expect(diffWorkload(dbState, { ...without(dbState, "phase"), ...over })).toEqual({ changes: undefined, replaces, deleteBeforeReplace: true });
   });
 
   it("should update a database in place for any other field, and keep equal secrets unchanged", () => {
     const inputs = without(dbState, "phase");
     expect(diffWorkload(dbState, { ...inputs, credentials: { password: PASSWORD } })).toMatchObject({ changes: false, replaces: [] });
-    expect(diffWorkload(dbState, { ...inputs, adminConsole: true })).toMatchObject({ changes: true, replaces: [] });
+    expect(diffWorkload(dbState, { ...inputs, adminConsole: true })).toMatchObject({ changes: undefined, replaces: [] });
   });
 
   it("should not replace a database whose state has no credentials (adopted), sending them instead", () => {
     const state = without(dbState, "credentials");
-    expect(diffWorkload(state, { ...without(state, "phase"), credentials: { password: PASSWORD } })).toMatchObject({ changes: true, replaces: [] });
+    expect(diffWorkload(state, { ...without(state, "phase"), credentials: { password: PASSWORD } })).toMatchObject({ changes: undefined, replaces: [] });
   });
 
   it("should ask for an update that waits again when the last wait did not finish, unless waiting is off", () => {
@@ -69,7 +70,7 @@ describe("diffWorkload", () => {
   });
 
   it("should not restart when a restart trigger is only added or removed", () => {
-    expect(diffWorkload(vmState, without(vmNews(), "restartTrigger"))).toMatchObject({ changes: true, replaces: [] });
+    expect(diffWorkload(vmState, without(vmNews(), "restartTrigger"))).toMatchObject({ changes: undefined, replaces: [] });
   });
 });
 
@@ -80,11 +81,11 @@ describe("template diff", () => {
 
   it.each([
     ["nothing", {}, false, []],
-    ["the name", { name: "u" }, true, ["name"]],
-    ["the description", { description: "d" }, true, ["description"]],
-    ["the kind and config", { kind: "browser", config: { browser: {} } }, true, ["config", "kind"]],
-    ["the workspace", { workspace: "prod" }, true, ["workspace"]],
-    ["the base URL only", { baseUrl: "http://y" }, true, []],
+    ["the name", { name: "u" }, undefined, ["name"]],
+    ["the description", { description: "d" }, undefined, ["description"]],
+    ["the kind and config", { kind: "browser", config: { browser: {} } }, undefined, ["config", "kind"]],
+    ["the workspace", { workspace: "prod" }, undefined, ["workspace"]],
+    ["the base URL only", { baseUrl: "http://y" }, undefined, []],
   ])("should diff %s", async (_what, over, changes, replaces) => {
     expect(await provider.diff("demo/tpl_1", state, { ...news, ...over })).toMatchObject({ changes, replaces, deleteBeforeReplace: false });
   });

@@ -65,7 +65,8 @@ export async function change(provider: ProviderImpl, id: string, state: Props, n
   if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
   const inputs = { ...checked.inputs, __provider: STUB };
   const diff = await provider.diff(id, state, inputs);
-  if (!diff.changes) return { diff };
+  // undefined (DIFF_UNKNOWN): the engine diffs the inputs itself; it does so only when inputs changed.
+  if (diff.changes === false) return { diff };
   if ((diff.replaces ?? []).length > 0) return { diff };
   return { diff, ...(await provider.update(id, state, inputs)) };
 }

@@ -63,7 +63,7 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, vm(id));
     await h.ctl.resetCounters();
     const next = await change(h.workload, rid, outs, vm(id, { cpus: 4 }));
-    expect(next.diff).toMatchObject({ changes: true, replaces: [] });
+    expect(next.diff).toMatchObject({ changes: undefined, replaces: [] });
     expect(next.outs).toMatchObject({ cpus: 4, phase: "Running", generation: 2, observedGeneration: 2 });
     const byRoute = (await h.ctl.counters()).requests.byRoute;
     expect(byRoute[CREATE_ROUTE]).toBe(1);
@@ -86,7 +86,7 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, vm(id));
     await h.ctl.resetCounters();
     const next = await change(h.workload, rid, outs, vm(id, { readyTimeoutSeconds: 120, waitForReady: false, adopt: true, apiKey: KEY }));
-    expect(next.diff).toMatchObject({ changes: true, replaces: [] });
+    expect(next.diff).toMatchObject({ changes: undefined, replaces: [] });
     expect(next.outs).toMatchObject({ readyTimeoutSeconds: 120, phase: "Running", generation: 1 });
     expect(await apiRequests(h)).toEqual({});
   });
@@ -109,7 +109,7 @@ describe("workload provider against the local service", () => {
     expect(read.inputs).toMatchObject({ cpus: 8, memory: "16Gi", workloadId: id });
     expect(read.inputs).not.toHaveProperty("phase");
     // The program still says 2 cpus: the next diff wants an update back.
-    expect((await h.workload.diff(rid, read.props!, { ...read.inputs!, cpus: 2 })).changes).toBe(true);
+    expect((await h.workload.diff(rid, read.props!, { ...read.inputs!, cpus: 2 })).changes).toBeUndefined();
     await client.deleteWorkload(id);
     await new Promise((r) => setTimeout(r, 200));
     expect(await h.workload.read(rid, outs)).toEqual({ id: "" });

@@ -1,0 +1,78 @@
+/**
+ * `customTimeouts` on our resources through the real CLI. The engine does not hand them to dynamic
+ * providers, so the resource classes carry them in the inputs: `create` and `update` bound the
+ * readiness waits (`readyTimeoutSeconds` overrides both), `delete` bounds the wait for the 404;
+ * `waitForDeletion: false` skips only that wait. Changing a timeout sends no request.
+ */
+import * as wws from "../../index";
+import { E2E_TIMEOUT_MS, configuredStack, ensureBuilt, startSharedService, until, type E2eStack, type Service } from "./harness";
+
+jest.setTimeout(E2E_TIMEOUT_MS);
+
+let service: Service;
+let s: E2eStack & { client: ReturnType<Service["client"]> };
+
+beforeAll(async () => {
+  ensureBuilt();
+  service = await startSharedService();
+});
+
+afterAll(async () => {
+  await service?.ctl.resumeReconciler().catch(() => undefined);
+  s?.cleanup();
+  await service?.close();
+});
+
+const names = (resources: Array<{ urn: string }>): string[] => resources.map((r) => r.urn.slice(r.urn.lastIndexOf("::") + 2)).sort();
+
+describe("customTimeouts", () => {
+  it("bounds the readiness wait of a create, readyTimeoutSeconds overriding it", async () => {
+    s = await configuredStack(service, async () => {
+      new wws.Pod("a", { image: "nginx:1.26" }, { customTimeouts: { create: "2s" } });
+      new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3 }, { customTimeouts: { create: "1h" } });
+    });
+    await service.ctl.pauseReconciler();
+    const err = await s.upError();
+    expect(err).toMatch(/pod a was created but did not become ready: timed out after 2 s/);
+    expect(err).toMatch(/pod b was created but did not become ready: timed out after 3 s/);
+    await service.ctl.resumeReconciler();
+    await s.up(); // both were kept: this waits for them again
+  });
+
+  it("bounds the readiness wait of an update", async () => {
+    s.setProgram(async () => {
+      new wws.Pod("a", { image: "nginx:1.27" }, { customTimeouts: { update: "2s" } });
+      new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3 }, { customTimeouts: { create: "1h" } });
+    });
+    await service.ctl.pauseReconciler();
+    expect(await s.upError()).toMatch(/pod a was updated but did not become ready: timed out after 2 s/);
+    await service.ctl.resumeReconciler();
+  });
+
+  it("changes a timeout without a request, then bounds the deletion wait, or skips it", async () => {
+    s.setProgram(async () => {
+      new wws.Pod("a", { image: "nginx:1.27" }, { customTimeouts: { update: "5m", delete: "2s" } });
+      new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3, waitForDeletion: false }, { customTimeouts: { create: "1h" } });
+    });
+    await s.up(); // a's unfinished wait resumes; nothing is sent
+    await service.ctl.resetCounters();
+    s.setProgram(async () => {
+      new wws.Pod("a", { image: "nginx:1.27" }, { customTimeouts: { update: "10m", delete: "2s" } });
+      new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3, waitForDeletion: false }, { customTimeouts: { create: "1h" } });
+    });
+    const up = await s.up();
+    expect(up.ops.get("a")).toEqual(["update"]);
+    expect((await service.ctl.counters()).requests.mutating).toBe(0);
+
+    await service.ctl.pauseReconciler();
+    let destroyError = "";
+    await s.destroy().catch((e: unknown) => void (destroyError = String(e)));
+    expect(destroyError).toMatch(/timed out after 2 s waiting for pod a to be gone/);
+    // b's delete returned once accepted: gone from the stack, still being deleted by the service.
+    expect(names(await s.resources())).toEqual(["a"]);
+    expect((await s.client.getStatus("b")).phase).toBe("Deleting");
+    await service.ctl.resumeReconciler();
+    await s.destroy();
+    await until("b deleted", async () => s.client.getStatus("b").then(() => false, () => true));
+  });
+});
