@@ -1,19 +1,23 @@
+import { writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
 import { clockOffset, preciseNow, round, spawnService } from "./common";
 import { runFanout } from "./fanout";
-import { pulumiUpAvailability, runPulumiUp } from "./pulumi-up";
+import { pulumiUpAvailability, repoRoot, runPulumiUp, type PulumiUpResult } from "./pulumi-up";
 import { measureReadiness, type ReadinessResult, type WaitMode } from "./readiness";
 import { addFanout, addPulumiUp, addReadiness, newReport, render, type FanoutRow } from "./report";
+import { renderSvg } from "./svg";
 
 /**
- * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--trace] [--service-cpu-prof=DIR]`
+ * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
  *
  * Scenarios, stream-driven wait and poll-only measured side by side in one run:
  * 1. readiness latency of N concurrent waiters; 2. request cost per wait (counted in the rounds of 1);
  * 3. `pulumi up` and `destroy` of 10 to 1,000 pods: wall time against the floor, CPU per process,
  * the provider's peak memory, bytes the CLI writes; 4. the service's fan-out to 1,000
  * subscribers. Progress goes to stderr; stdout gets the table, the targets, and a last line
- * holding one JSON object.
+ * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
+ * to `bench/last-run.svg`, the one the README shows.
  */
 
 export interface BenchPlan {
@@ -81,6 +85,8 @@ export interface Args {
   serviceCpuProf?: string;
   /** Scenario 3's sizes instead of the plan's. */
   pods?: number[];
+  /** Where the picture goes. @default bench/last-run.svg of the checkout, on a full run only */
+  svg?: string;
 }
 
 export function parseArgs(argv: readonly string[]): Args {
@@ -91,7 +97,8 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (a.startsWith("--only=")) args.only = new Set(a.slice(7).split(",").map(Number));
     else if (a.startsWith("--service-cpu-prof=")) args.serviceCpuProf = a.slice(19);
     else if (a.startsWith("--pods=")) args.pods = a.slice(7).split(",").map(Number);
-    else throw new Error(`unknown argument ${a}\nUsage: npm run bench [-- --quick] [--only=1,2,3,4] [--pods=10,100] [--trace] [--service-cpu-prof=DIR]`);
+    else if (a.startsWith("--svg=")) args.svg = a.slice(6);
+    else throw new Error(`unknown argument ${a}\nUsage: npm run bench [-- --quick] [--only=1,2,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`);
   }
   // Scenario 2 is counted in the rounds of scenario 1.
   if (args.only.has(2)) args.only.add(1);
@@ -134,7 +141,9 @@ export async function main(argv: readonly string[]): Promise<string> {
   progress(`${plan.quick ? "quick" : "full"} run on ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}`);
   const report = newReport({ quick: plan.quick, pollIntervalMs: plan.pollIntervalMs, stepMs: plan.stepMs });
 
-  if (args.only.has(1)) addReadiness(report, await runReadiness(plan, { trace: args.trace, serviceCpuProf: args.serviceCpuProf }));
+  const readiness = args.only.has(1) ? await runReadiness(plan, { trace: args.trace, serviceCpuProf: args.serviceCpuProf }) : [];
+  if (args.only.has(1)) addReadiness(report, readiness);
+  let up: PulumiUpResult | undefined;
 
   if (args.only.has(4)) {
     const rows: FanoutRow[] = [];
@@ -156,11 +165,18 @@ export async function main(argv: readonly string[]): Promise<string> {
     } else {
       const pods = args.pods ?? plan.pulumiUp.pods;
       const diagnostics = plan.pulumiUp.diagnostics?.filter((d) => pods.includes(d.pods));
-      addPulumiUp(report, await runPulumiUp({ ...plan.pulumiUp, pods, diagnostics, stepMs: plan.stepMs, pollIntervalMs: plan.pollIntervalMs, progress }));
+      up = await runPulumiUp({ ...plan.pulumiUp, pods, diagnostics, stepMs: plan.stepMs, pollIntervalMs: plan.pollIntervalMs, progress });
+      addPulumiUp(report, up);
     }
   }
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
+  const svg = args.svg ?? (plan.quick || args.only.size < 4 ? undefined : join(repoRoot(), "bench", "last-run.svg"));
+  if (svg) {
+    const caption = `npm run bench, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), shared`;
+    writeFileSync(svg, renderSvg({ readiness, up, pollIntervalMs: plan.pollIntervalMs, caption }));
+    progress(`picture: ${svg}`);
+  }
   return render(report);
 }
 
