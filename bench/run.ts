@@ -3,7 +3,7 @@ import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import { clockOffset, preciseNow, round, spawnService } from "./common";
 import { runFanout } from "./fanout";
-import { pulumiUpAvailability, repoRoot, runPulumiUp, type PulumiUpResult } from "./pulumi-up";
+import { pulumiUpAvailability, repoRoot, runPulumiUp, type PulumiUpOptions, type PulumiUpResult } from "./pulumi-up";
 import { measureReadiness, type ReadinessResult, type WaitMode } from "./readiness";
 import { addFanout, addPulumiUp, addReadiness, newReport, render, type FanoutRow } from "./report";
 import { renderSvg } from "./svg";
@@ -28,14 +28,7 @@ export interface BenchPlan {
   readiness: Array<{ n: number; rounds: Record<WaitMode, number> }>;
   fanout: Array<{ label: string; subscribers: number; events: number; ratePerSec: number }>;
   /** undefined: scenario 3 is skipped, with `skipReason`. */
-  pulumiUp?: {
-    pods: number[];
-    rounds: number;
-    pollMaxPods?: number;
-    destroy?: boolean;
-    floor?: boolean;
-    diagnostics?: Array<{ pods: number; mode: WaitMode; env: Record<string, string>; label: string }>;
-  };
+  pulumiUp?: Pick<PulumiUpOptions, "pods" | "rounds" | "pollMaxPods" | "destroy" | "floor" | "diagnostics">;
   skipReason?: string;
 }
 
