@@ -125,9 +125,7 @@ export async function runPulumiUp(options: PulumiUpOptions): Promise<PulumiUpRes
       for (let r = 0; r < options.rounds; r++) {
         for (const mode of ["stream", "poll"] as const) {
           if (mode === "poll" && pods > (options.pollMaxPods ?? Infinity)) continue;
-          const measured = await run(pods, mode, { destroy: mode === "stream" && options.destroy });
-          for (const row of measured) progress(`pulumi ${row.op} ${mode} ${pods} pods: ${seconds(row.wallMs)}, provider peak RSS ${row.peakRssMb?.toFixed(0) ?? "?"} MiB`);
-          rows.push(...measured);
+          rows.push(...(await run(pods, mode, { destroy: mode === "stream" && options.destroy })));
         }
       }
     }
@@ -258,9 +256,13 @@ async function oneStack(
         : {}),
     };
   };
+  const report = (row: UpRow): UpRow => {
+    options.progress?.(`pulumi ${row.op} ${mode} ${pods} pods: ${seconds(row.wallMs)}, provider peak RSS ${row.peakRssMb?.toFixed(0) ?? "?"} MiB`);
+    return row;
+  };
   try {
-    const rows = [await operation("up")];
-    if (options.destroy) rows.push(await operation("destroy"));
+    const rows = [report(await operation("up"))];
+    if (options.destroy) rows.push(report(await operation("destroy")));
     return rows;
   } catch (err) {
     throw new Error(`pulumi up/destroy of ${pods} pods (${mode}) failed: ${err instanceof Error ? err.message : String(err)}\n${output}`);

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { availableParallelism, cpus } from "node:os";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { clockOffset, preciseNow, round, spawnService } from "./common";
 import { runFanout } from "./fanout";
@@ -164,6 +164,8 @@ export async function main(argv: readonly string[]): Promise<string> {
   }
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
+  // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.
+  report.json.load_avg = loadavg().map((l) => round(l, 1));
   const svg = args.svg ?? (plan.quick || args.only.size < 4 ? undefined : join(repoRoot(), "bench", "last-run.svg"));
   if (svg) {
     const caption = `npm run bench, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), shared`;
