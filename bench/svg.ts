@@ -57,6 +57,7 @@ function readinessPanel(results: ReadinessResult[], pollIntervalMs: number): str
   );
   const drawn = results.filter((r) => (r.latenciesMs?.length ?? 0) > 0);
   if (drawn.length === 0) out.push(text(LEFT_X + 20, PANEL.top + 30, "readiness not measured in this run"));
+  const legend: string[] = [];
   const index = { stream: 0, poll: 0 };
   drawn.forEach((r, i) => {
     const lat = r.latenciesMs ?? [];
@@ -64,8 +65,10 @@ function readinessPanel(results: ReadinessResult[], pollIntervalMs: number): str
     const points = lat.map((v, k) => `${f1(x(v))},${f1(y((k + 1) / lat.length))}`);
     out.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${f1(x(lat[0]))},${f1(y(0))} ${points.join(" ")}"/>`);
     const label = `${r.mode === "poll" ? `poll ${pollIntervalMs / 1000} s` : "stream"}, N = ${r.n}: p50 ${Math.round(r.p50Ms)} ms, p99 ${Math.round(r.p99Ms)} ms`;
-    out.push(`<rect x="${LEFT_X + 8}" y="${PANEL.top + 6 + i * 16}" width="12" height="3" fill="${color}"/>`, text(LEFT_X + 24, PANEL.top + 12 + i * 16, label));
+    legend.push(`<rect x="${LEFT_X + 8}" y="${PANEL.top + 6 + i * 16}" width="12" height="3" fill="${color}"/>`, text(LEFT_X + 24, PANEL.top + 12 + i * 16, label));
   });
+  // The legend over the curves, on a white ground.
+  if (drawn.length > 0) out.push(`<rect x="${LEFT_X + 4}" y="${PANEL.top + 1}" width="290" height="${drawn.length * 16 + 4}" fill="#fff" fill-opacity="0.85"/>`, ...legend);
   return out;
 }
 
