@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
 import { bodyOf } from "../../provider/dynamic/props";
+import { PROVIDER_TEXT } from "../../provider/stub";
 import * as wws from "../../index";
 import { E2E_TIMEOUT_MS, ensureBuilt, newStack, until, type E2eStack } from "./harness";
 import { BASE_URL_PLACEHOLDER, FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_RESOURCE_COUNT, FIXTURE_STACK, FIXTURE_WORKSPACE, upgradeProgram } from "../fixtures/upgrade-0.1.0/program";
@@ -111,6 +112,12 @@ describe("a stack written by 0.1.0", () => {
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ same: FIXTURE_RESOURCE_COUNT });
     expect(up.outputs.phases.value).toEqual({ vm: "Running", web: "Running", browser: "Running", controller: "Running", db: "Running", generic: "Running" });
+    // The inputs take the one-line provider; unchanged resources keep the outputs 0.1.0 recorded,
+    // its `__provider` included: the refresh and destroy below run that text, which loads this
+    // package by name.
+    const web = resourcesOf(await s.stack.exportStack()).find((r) => r.urn.endsWith("wws:Pod::web"));
+    expect(web?.inputs?.__provider).toBe(PROVIDER_TEXT.workload);
+    expect(String(web?.outputs?.__provider)).toContain("exports.handler = __f0;");
 
     const refresh = await s.refresh();
     expect(refresh.summary.result).toBe("succeeded");
