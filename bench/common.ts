@@ -150,6 +150,15 @@ export function childrenCpuMs(): number | undefined {
   return fields && fields.length > 14 ? (Number(fields[13]) + Number(fields[14])) * 10 : undefined;
 }
 
+/**
+ * Bytes written through write syscalls (`wchar` of `/proc/self/io`) by this process and its reaped
+ * children, theirs included (the kernel adds a child's counts to its parent's when it is reaped).
+ */
+export function childrenWrittenBytes(): number | undefined {
+  const m = /wchar:\s+(\d+)/.exec(procFile("/proc/self/io"));
+  return m ? Number(m[1]) : undefined;
+}
+
 export interface CpuSample {
   user: number;
   system: number;

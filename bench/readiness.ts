@@ -95,6 +95,8 @@ export interface ReadinessResult {
   clockOffsetMs: number;
   /** From the first workload's transition to Running to the last one's, per round (median over rounds), in ms. */
   runningSpreadMs: number;
+  /** Every latency measured, ascending, in ms (the distribution `bench/svg.ts` draws). */
+  latenciesMs?: number[];
   /** With `trace`: Running transition → its event here, and event here → waiter resolved, in ms. */
   trace?: { deliveryP50Ms: number; deliveryP99Ms: number; afterEventP50Ms: number; afterEventP99Ms: number };
 }
@@ -232,6 +234,7 @@ export async function measureReadiness(options: ReadinessOptions): Promise<Readi
       : {}),
     clockOffsetMs: offset,
     runningSpreadMs: round(percentile(spreads, 50)),
+    latenciesMs: [...latencies].sort((a, b) => a - b).map((v) => round(v)),
     ...(deliveries.length > 0
       ? {
           trace: {

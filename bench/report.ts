@@ -1,6 +1,5 @@
 import { round } from "./common";
 import type { FanoutResult } from "./fanout";
-import type { PulumiUpResult } from "./pulumi-up";
 import type { ReadinessResult, WaitMode } from "./readiness";
 
 /** The figures of one run: table rows, targets, and the JSON object printed last. */
@@ -28,8 +27,8 @@ export function newReport(options: { quick: boolean; pollIntervalMs: number; ste
   return { ...options, rows: [], targets: [], json: { quick: options.quick } };
 }
 
-const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? "-" : `${n < 100 ? n.toFixed(1) : Math.round(n)} ms`);
-const modeName = (mode: WaitMode, pollIntervalMs: number): string => (mode === "poll" ? `poll ${pollIntervalMs / 1000} s` : "stream");
+export const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? "-" : `${n < 100 ? n.toFixed(1) : Math.round(n)} ms`);
+export const modeName = (mode: WaitMode, pollIntervalMs: number): string => (mode === "poll" ? `poll ${pollIntervalMs / 1000} s` : "stream");
 
 export function ratio(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined || b === undefined || !(b > 0) ? undefined : round(a / b, 1);
@@ -218,56 +217,7 @@ export function addFanout(report: Report, results: FanoutRow[]): void {
   });
 }
 
-/** Scenario 3, or why it was not run. */
-export function addPulumiUp(report: Report, result: PulumiUpResult | { skipped: string }): void {
-  const target: Target = { name: "pulumi up 300 pods vs 10 (stream)", target: "≤ 3×", value: "-", met: undefined };
-  if ("skipped" in result) {
-    report.json.pulumi_up = { skipped: result.skipped };
-    report.targets.push({ ...target, note: `not measured: ${result.skipped}` });
-    return;
-  }
-  for (const r of result.rows) {
-    report.rows.push([
-      r.diagnostic ? "3 up (diag.)" : "3 pulumi up",
-      modeName(r.mode, report.pollIntervalMs),
-      `${r.pods} pods`,
-      `${(r.wallMs / 1000).toFixed(1)} s wall`,
-      "-",
-      r.statusGetsPerPod !== undefined ? r.statusGetsPerPod.toFixed(2) : "-",
-      r.streamsPerWorkspace !== undefined ? String(r.streamsPerWorkspace) : "-",
-      [
-        r.diagnostic ?? "",
-        r.peakRssMb !== undefined ? `provider peak RSS ${Math.round(r.peakRssMb)} MiB` : "",
-        r.cpuS ? `CPU s: pulumi CLI ${r.cpuS.cli ?? "?"}, provider ${r.cpuS.provider ?? "?"}, program ${r.cpuS.program}` : "",
-        r.timeline ? `creates start ${r.timeline.firstCreateS}-${r.timeline.lastCreateStartS} s, last done ${r.timeline.lastCreateDoneS} s` : "",
-        r.note ?? "",
-      ]
-        .filter(Boolean)
-        .join(", "),
-    ]);
-  }
-  const main = result.rows.filter((r) => !r.diagnostic);
-  const sizes = main.map((r) => r.pods);
-  const wallOf = (mode: WaitMode, pods: number): number | undefined => main.find((r) => r.mode === mode && r.pods === pods)?.wallMs;
-  const r = ratio(wallOf("stream", Math.max(...sizes)), wallOf("stream", Math.min(...sizes)));
-  const wall = (mode: WaitMode): Record<string, number> => Object.fromEntries(main.filter((x) => x.mode === mode).map((x) => [String(x.pods), round(x.wallMs / 1000, 1)]));
-  Object.assign(report.json, {
-    up_ratio_300_vs_10: r,
-    up_wall_s: { stream: wall("stream"), poll: wall("poll") },
-    provider_peak_rss_mb: round(Math.max(...result.rows.map((x) => x.peakRssMb ?? 0)), 1),
-    pulumi_up: result.json,
-  });
-  const notes = [result.note];
-  const top = main.find((x) => x.mode === "stream" && x.pods === Math.max(...sizes));
-  const small = wallOf("stream", Math.min(...sizes));
-  for (const d of result.rows.filter((x) => x.diagnostic && x.mode === "stream" && x.pods === top?.pods)) {
-    notes.push(
-      `with ${d.diagnostic}: ${(d.wallMs / 1000).toFixed(1)} s (${ratio(d.wallMs, small) ?? "-"}× of ${Math.min(...sizes)} pods), ` +
-        `pulumi CLI CPU ${top?.cpuS?.cli ?? "?"} s → ${d.cpuS?.cli ?? "?"} s`,
-    );
-  }
-  report.targets.push({ ...target, value: `${r ?? "-"}×`, met: r === undefined ? undefined : r <= 3, note: notes.filter(Boolean).join("; ") || undefined });
-}
+export { addPulumiUp } from "./report-up";
 
 const COLUMNS = ["scenario", "mode", "n", "p50", "p99", "status GETs/wait", "streams/ws", "notes"] as const;
 

@@ -1,39 +1,37 @@
-/* eslint-disable @typescript-eslint/no-require-imports -- the point of this file: a require by package name, run in the provider process */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 
 /**
- * The providers handed to `pulumi.dynamic.Resource`. Pulumi serializes the provider object into
- * every resource's state (`__provider`) and the engine's dynamic provider host evaluates that text
- * to run `check`, `diff`, `create`, … So these objects hold nothing but arrow functions that
- * `require` the implementation by package name at run time and delegate:
+ * The provider each resource stores in its state, as `__provider`, once in its inputs and once in
+ * its outputs. The engine's dynamic provider host (`pulumi-resource-pulumi-nodejs`) loads that
+ * text as a module from the program's directory (require-from-string) and calls its `handler()`
+ * for the provider; it keeps one provider per distinct text, so one text per provider means one
+ * load and one `configure` per process.
  *
- * - `require` is never captured by the closure serializer (it is a Node global to it), so the text
- *   is a few small functions: no implementation code, no module path of this machine, no secret,
- *   no connection object;
- * - the text never changes when the package is upgraded, so upgrading never changes `__provider`
- *   and never replaces or updates a resource by itself; the new implementation is simply loaded;
- * - the host loads the text as a module under the program's directory, so `pulumi-wws` resolves
- *   from the program's `node_modules` (the same copy the program uses).
+ * `pulumi.dynamic.Resource` would store a serialized closure of a provider object: about 2,250
+ * bytes of generated code twice per resource, a third of the checkpoint the CLI rewrites after
+ * every step. These texts are what that closure does, in one line:
  *
- * Do not add captured variables, helpers or `this` here: each would be serialized too.
+ * - no implementation code, no module path of this machine, no secret, no connection;
+ * - the same text in every version of the package: an upgrade never changes `__provider` and never
+ *   updates or replaces a resource by itself, the new implementation is simply loaded by name;
+ * - `pulumi-wws` resolves from the program's `node_modules`, the copy the program uses.
+ *
+ * States written by 0.1.0 hold the serialized closure instead; it requires the same module by the
+ * same name, so those resources keep working, and `diff` never compares `__provider`.
  */
-export const workloadProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => require("pulumi-wws/provider/dynamic").workload.configure(req),
-  check: (olds, news) => require("pulumi-wws/provider/dynamic").workload.check(olds, news),
-  diff: (id, olds, news) => require("pulumi-wws/provider/dynamic").workload.diff(id, olds, news),
-  create: (inputs) => require("pulumi-wws/provider/dynamic").workload.create(inputs),
-  read: (id, props) => require("pulumi-wws/provider/dynamic").workload.read(id, props),
-  update: (id, olds, news) => require("pulumi-wws/provider/dynamic").workload.update(id, olds, news),
-  delete: (id, props) => require("pulumi-wws/provider/dynamic").workload.delete(id, props),
-};
+export const PROVIDER_TEXT = Object.freeze({
+  workload: 'exports.handler = () => require("pulumi-wws/provider/dynamic").workload;\n',
+  template: 'exports.handler = () => require("pulumi-wws/provider/dynamic").template;\n',
+});
 
-/** The provider of `Template`; same rules as `workloadProvider`. */
-export const templateProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => require("pulumi-wws/provider/dynamic").template.configure(req),
-  check: (olds, news) => require("pulumi-wws/provider/dynamic").template.check(olds, news),
-  diff: (id, olds, news) => require("pulumi-wws/provider/dynamic").template.diff(id, olds, news),
-  create: (inputs) => require("pulumi-wws/provider/dynamic").template.create(inputs),
-  read: (id, props) => require("pulumi-wws/provider/dynamic").template.read(id, props),
-  update: (id, olds, news) => require("pulumi-wws/provider/dynamic").template.update(id, olds, news),
-  delete: (id, props) => require("pulumi-wws/provider/dynamic").template.delete(id, props),
-};
+export type ProviderKind = keyof typeof PROVIDER_TEXT;
+
+/**
+ * A resource of the dynamic provider host: type `pulumi-nodejs:dynamic/wws:<className>`, as
+ * `pulumi.dynamic.Resource` would register it, but with `PROVIDER_TEXT[kind]` as its `__provider`.
+ */
+export abstract class HostedResource extends pulumi.CustomResource {
+  protected constructor(kind: ProviderKind, className: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+    super(`pulumi-nodejs:dynamic/wws:${className}`, name, { ...props, __provider: PROVIDER_TEXT[kind] }, opts);
+  }
+}

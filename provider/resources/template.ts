@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
-import { templateProvider } from "../stub";
+import { HostedResource } from "../stub";
 import { connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
 
 export interface TemplateArgs extends ConnectionArgs {
@@ -33,7 +33,7 @@ const REPLACE_ON_CHANGES = ["name", "description", "kind", "config", "workspace"
  * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
  * `config` or the workspace creates a new template, then deletes the old one.
  */
-export class Template extends pulumi.dynamic.Resource {
+export class Template extends HostedResource {
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;
   declare readonly workspace: pulumi.Output<string>;
@@ -67,6 +67,6 @@ export class Template extends pulumi.dynamic.Resource {
       templateId: undefined,
       createdAt: undefined,
     };
-    super(templateProvider, name, props, connection.opts, "wws", "Template");
+    super("template", "Template", name, props, connection.opts);
   }
 }

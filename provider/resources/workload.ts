@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
-import { workloadProvider } from "../stub";
+import { HostedResource } from "../stub";
 import { connectionProps, refuseDeepInput, secretCredentials, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
 
 /** Arguments every workload resource takes. */
@@ -39,9 +39,9 @@ function carriedTimeouts(opts: pulumi.CustomResourceOptions | undefined): Record
 
 /**
  * What every workload resource has: the type token `pulumi-nodejs:dynamic/wws:<Class>`, the
- * serialized stub provider (see `provider/stub.ts`) and these outputs.
+ * one-line provider of `provider/stub.ts` and these outputs.
  */
-export abstract class WorkloadResource extends pulumi.dynamic.Resource {
+export abstract class WorkloadResource extends HostedResource {
   /** The workload id in its workspace. */
   declare readonly workloadId: pulumi.Output<string>;
   /** The workspace name. */
@@ -105,7 +105,7 @@ export abstract class WorkloadResource extends pulumi.dynamic.Resource {
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(OUTPUTS.map((k) => [k, undefined])),
     };
-    super(workloadProvider, name, props, connection.opts, "wws", className);
+    super("workload", className, name, props, connection.opts);
   }
 }
 

@@ -49,7 +49,7 @@ describe("bench measurement functions", () => {
     expect(json.n).toBe(3);
     expect(json.streams_per_workspace).toBe(1);
     expect(json.pulumi_up).toEqual({ skipped: "not in this test" });
-    expect(Object.keys(json.targets as object)).toHaveLength(7);
+    expect(Object.keys(json.targets as object)).toHaveLength(8);
   }, 15_000);
 
   it("should put the spec profile's stream rows beside the full profile's, with their own targets", async () => {
@@ -69,25 +69,38 @@ describe("bench measurement functions", () => {
     }
   }, 15_000);
 
-  it("should report pulumi up: the 300-vs-10 ratio in stream mode, and the diagnostic up's attribution", () => {
-    const row = (mode: "stream" | "poll", pods: number, wallMs: number, cli: number, diagnostic?: string) => ({
+  it("should report pulumi up and destroy: the 300-vs-10 ratio, the floor, 1,000 pods' memory, the diagnostic up's attribution", () => {
+    const row = (mode: "stream" | "poll", pods: number, wallMs: number, cli: number, extra: { diagnostic?: string; op?: "up" | "destroy"; peakRssMb?: number } = {}) => ({
+      op: "up" as const,
       mode,
       pods,
       wallMs,
       cpuS: { cli, provider: 1, program: 1 },
       streamsOpened: mode === "stream" ? 1 : 0,
-      ...(diagnostic ? { diagnostic } : {}),
+      ...extra,
     });
     const report = newReport({ quick: false, pollIntervalMs: 2000, stepMs: 1250 });
     addPulumiUp(report, {
-      rows: [row("stream", 10, 5000, 1), row("poll", 10, 6000, 1), row("stream", 300, 20_000, 15), row("poll", 300, 21_000, 15), row("stream", 300, 8000, 2, "SKIP")],
+      rows: [
+        row("stream", 10, 5000, 1),
+        row("stream", 10, 2000, 1, { op: "destroy" }),
+        row("poll", 10, 6000, 1),
+        row("stream", 300, 20_000, 15),
+        row("poll", 300, 21_000, 15),
+        row("stream", 1000, 90_000, 80, { peakRssMb: 310 }),
+        row("stream", 300, 8000, 2, { diagnostic: "SKIP" }),
+      ],
+      emptyUpMs: 1500,
+      serviceReadyMs: 2500,
       json: {},
     });
-    const target = report.targets.find((t) => t.name.startsWith("pulumi up"))!;
+    const target = report.targets.find((t) => t.name.startsWith("pulumi up 300"))!;
     expect(target).toMatchObject({ value: "4×", met: false });
     expect(target.note).toBe("with SKIP: 8.0 s (1.6× of 10 pods), pulumi CLI CPU 15 s → 2 s");
-    expect(report.json).toMatchObject({ up_ratio_300_vs_10: 4, up_wall_s: { stream: { "10": 5, "300": 20 }, poll: { "10": 6, "300": 21 } } });
-    expect(report.rows).toHaveLength(5);
+    expect(report.targets.find((t) => t.name.startsWith("pulumi up 1,000"))).toMatchObject({ value: "90.0 s, 310 MiB", met: false });
+    expect(report.json).toMatchObject({ up_ratio_300_vs_10: 4, up_floor_s: 4, up_wall_s: { stream: { "10": 5, "300": 20, "1000": 90 }, poll: { "10": 6, "300": 21 } }, destroy_wall_s: { "10": 2 } });
+    expect(report.rows).toHaveLength(8); // the floor and 7 operations
+    expect(report.rows.find((r) => r[0] === "3 up" && r[2] === "300 pods")?.[4]).toBe("5× floor");
   });
 
   it("should read the service's clock within a ms of ours (same process here)", async () => {

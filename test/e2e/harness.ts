@@ -249,7 +249,14 @@ export async function newStack(options: {
   /** @default "wws-e2e" (config keys without a namespace belong to the project) */
   projectName?: string;
   config?: Record<string, { value: string; secret?: boolean }>;
+  /** Read when each operation ends, so a test may add to it after the stack exists. */
   secrets: string[];
+  /** @default "e2e" */
+  stackName?: string;
+  /** @default a random one */
+  passphrase?: string;
+  /** Files written into the project directory before the stack is created (e.g. its `Pulumi.<stack>.yaml`). */
+  files?: Record<string, string>;
 }): Promise<E2eStack> {
   const cmd = await pulumiCommand();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-e2e-"));
@@ -264,7 +271,7 @@ export async function newStack(options: {
 
   const envVars = {
     PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: `e2e-passphrase-${random()}`,
+    PULUMI_CONFIG_PASSPHRASE: options.passphrase ?? `e2e-passphrase-${random()}`,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     // The dynamic provider launcher and Node 22 (the one running jest) must be on PATH.
@@ -272,14 +279,15 @@ export async function newStack(options: {
   };
   let program = options.program;
   const projectName = options.projectName ?? "wws-e2e";
+  const stackName = options.stackName ?? "e2e";
+  for (const [name, text] of Object.entries(options.files ?? {})) fs.writeFileSync(path.join(workDir, name), text);
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "e2e", projectName, program: () => program() },
+    { stackName, projectName, program: () => program() },
     { workDir, pulumiCommand: cmd, envVars, projectSettings: { name: projectName, runtime: "nodejs" } },
   );
   if (options.config) await stack.setAllConfig(options.config);
 
   const outputs: string[] = [];
-  const secrets = options.secrets.filter((s) => s.length > 0);
   /** Runs an operation, then looks for the secrets everywhere it may have left them, whether it succeeded or failed. */
   async function op<T>(run: (r: ReturnType<typeof recorder>) => Promise<T>): Promise<T & OpRecord> {
     const r = recorder();
@@ -320,13 +328,14 @@ export async function newStack(options: {
     },
     async assertNoPlaintext() {
       // `pulumi stack export` as a user runs it (secrets stay encrypted)...
-      const exported = await execFileAsync(cmd.command, ["stack", "export", "--stack", "e2e"], { cwd: workDir, env: { ...process.env, ...envVars }, maxBuffer: 64 * 1024 * 1024 });
+      const secrets = options.secrets.filter((s) => s.length > 0);
+      const exported = await execFileAsync(cmd.command, ["stack", "export", "--stack", stackName], { cwd: workDir, env: { ...process.env, ...envVars }, maxBuffer: 64 * 1024 * 1024 });
       const places: Array<[string, string]> = [["pulumi stack export", exported.stdout]];
       // ...and `stack.exportStack()`, which decrypts (`--show-secrets`): a secret may appear only
       // inside a value marked secret there.
       places.push(["stack.exportStack() outside secret values", JSON.stringify(withoutSecretValues(await stack.exportStack()))]);
       const files = [...filesUnder(backendDir), ...filesUnder(workDir).filter((f) => /Pulumi\..*\.yaml$/.test(f))];
-      expect(files.filter((f) => f.endsWith(path.join("stacks", projectName, "e2e.json")))).toHaveLength(1); // the checkpoint is among them
+      expect(files.filter((f) => f.endsWith(path.join("stacks", projectName, `${stackName}.json`)))).toHaveLength(1); // the checkpoint is among them
       for (const f of files) places.push([f, fs.readFileSync(f, "latin1")]);
       places.push(["CLI output", outputs.join("\n")]);
       const found = places.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map(() => where));
