@@ -52,6 +52,11 @@ export class ProgressReporter {
     this.maxDetailed = options.maxDetailed ?? DEFAULT_PROGRESS_OPTIONS.maxDetailed;
   }
 
+  /** One line the user should read whatever the number of waits (a takeover, a recovery). */
+  note(text: string): void {
+    this.line(text);
+  }
+
   /** `label`: `vm-ubuntu web in workspace demo`; `goal`: `to be ready`. */
   begin(label: string, goal: string, timeoutMs: number): ProgressHandle {
     const wait: Wait = { label, phase: "waiting", started: this.clock.now() };

@@ -10,6 +10,13 @@ import type { ProviderImpl } from "./types";
 
 /** Outputs only: what the service assigns. */
 const TEMPLATE_OUTPUTS = ["templateId", "createdAt"];
+/**
+ * Template calls retry transient failures for this long (templates have no ready timeout of their
+ * own); a template create is still sent once unless it provably never left (sdk/retry.ts).
+ */
+const TEMPLATE_CALL_BUDGET_MS = 5 * 60 * 1000; // 5 min
+const within = (ctx: ManagedContext): { deadline: number } => ({ deadline: ctx.now() + TEMPLATE_CALL_BUDGET_MS });
+
 /** There is no template update: any of these changed means a new template. */
 const TEMPLATE_REPLACE_KEYS = [...TEMPLATE_FIELDS, "workspace"];
 
@@ -55,7 +62,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         () => secretsOf(inputs),
         async () => {
           const conn = requireConnection(inputs, ctx.sources());
-          const t = await ctx.client(conn).createTemplate(bodyOf(inputs));
+          const t = await ctx.client(conn).createTemplate(bodyOf(inputs), within(ctx));
           // The declared config is kept (the service strips only passwords, which check refuses).
           const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
           return { id: formatId(conn.workspace, t.id), outs };
@@ -72,7 +79,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
           const conn = requireConnection(base, ctx.sources());
           let t: Template;
           try {
-            t = await ctx.client(conn).getTemplate(templateId);
+            t = await ctx.client(conn).getTemplate(templateId, within(ctx));
           } catch (err) {
             if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
             throw err;
@@ -98,7 +105,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const conn = requireConnection(base, ctx.sources());
           try {
-            await ctx.client(conn).deleteTemplate(templateId);
+            await ctx.client(conn).deleteTemplate(templateId, within(ctx));
           } catch (err) {
             if (!(err instanceof NotFoundError)) throw err; // 404: already gone
           }

@@ -1,4 +1,4 @@
-import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOptions, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
 import { requireConnection } from "./connection";
 import { checkWorkload } from "./check-workload";
 import type { ManagedContext } from "./context";
@@ -6,6 +6,7 @@ import { classifyWorkloadChanges, diffWorkload } from "./diff-workload";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
+import { isOwnInterruptedCreate, ownCreateWarning } from "./own-create";
 import { recordedReady, withStatus } from "./outputs";
 import { OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
 import type { ProviderImpl } from "./types";
@@ -18,9 +19,9 @@ function lastStatusOf(err: unknown): WorkloadStatus | undefined {
   return undefined;
 }
 
-async function statusOrUndefined(client: WorkspaceClient, id: string): Promise<WorkloadStatus | undefined> {
+async function statusOrUndefined(client: WorkspaceClient, id: string, call?: CallOptions): Promise<WorkloadStatus | undefined> {
   try {
-    return await client.getStatus(id);
+    return await client.getStatus(id, call);
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -31,7 +32,8 @@ function alreadyExists(workspace: string, id: string, status: WorkloadStatus): E
   return new Error(
     `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}); ` +
       `Pulumi takes over a workload it did not create only when asked: set \`adopt: true\` on the resource (its spec then replaces the live one), ` +
-      `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175)`,
+      `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175). ` +
+      `An interrupted create of this stack is taken over by itself only when the live type and spec equal the requested ones`,
   );
 }
 
@@ -40,6 +42,12 @@ function alreadyExists(workspace: string, id: string, status: WorkloadStatus): E
  * `Browser`, `Controller`, `Database`). See `diff-workload.ts` for what each change does.
  */
 export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
+  /**
+   * The calls of one operation retry transient failures (429, 503, dropped connections) until the
+   * operation's deadline, its `readyTimeoutSeconds` from now, honouring `Retry-After`.
+   */
+  const within = (props: Props): CallOptions => ({ deadline: ctx.now() + optionsOf(props).readyTimeoutMs });
+
   /** Waits for readiness after an accepted request; a failed wait keeps the resource, with init errors. */
   async function settle(client: WorkspaceClient, resourceId: string, props: Props, what: string, since?: { previous?: WorkloadStatus; requestedAt: number }): Promise<Props> {
     try {
@@ -83,11 +91,16 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const props: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl };
           const id = workloadIdOf(props);
           const resourceId = formatId(conn.workspace, id);
-          // Refuse to take over silently: an existing id is somebody's workload.
-          const previous = await statusOrUndefined(client, id);
-          if (previous && !optionsOf(props).adopt) throw alreadyExists(conn.workspace, id, previous);
+          const call = within(props);
+          // Refuse to take over silently: an existing id is somebody's workload, unless it is
+          // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
+          const previous = await statusOrUndefined(client, id, call);
+          if (previous && !optionsOf(props).adopt) {
+            if (!(await isOwnInterruptedCreate(client, props, call))) throw alreadyExists(conn.workspace, id, previous);
+            ctx.progress.note(ownCreateWarning(describeWorkload(props), conn.workspace));
+          }
           const requestedAt = ctx.now();
-          await client.upsertWorkload(typeOf(props), bodyOf(props));
+          await client.upsertWorkload(typeOf(props), bodyOf(props), call);
           // Accepted: from here on the workload exists, and no failure may drop it from the stack.
           const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", previous ? { previous, requestedAt } : undefined);
           return { id: resourceId, outs };
@@ -103,10 +116,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const conn = requireConnection(base, ctx.sources());
           const client = ctx.client(conn);
-          const status = await statusOrUndefined(client, workloadId);
+          const call = within(base);
+          const status = await statusOrUndefined(client, workloadId, call);
           // Gone: an empty id drops the resource from the stack.
           if (status === undefined) return { id: "" };
-          const entry = (await client.getSpec()).workloads.find((w) => w.id === workloadId);
+          const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
           const oldSpec = specFields(base);
           const kept: Props = {};
           for (const [k, v] of Object.entries(base)) if (!(k in oldSpec)) kept[k] = v;
@@ -132,14 +146,15 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             return { outs: await settle(ctx.client(conn), id, props, "accepted earlier") };
           }
           const client = ctx.client(conn);
-          const previous = await statusOrUndefined(client, workloadId);
+          const call = within(props);
+          const previous = await statusOrUndefined(client, workloadId, call);
           if (previous === undefined || previous.phase === "Deleting") {
             const what = previous === undefined ? "no longer exists" : "is being deleted";
             throw new Error(`${describeWorkload(props)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
           }
           const requestedAt = ctx.now();
-          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(props));
-          if (changes.restart) await client.restartWorkload(workloadId);
+          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(props), call);
+          if (changes.restart) await client.restartWorkload(workloadId, call);
           return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", { previous, requestedAt }) };
         },
       );
@@ -154,7 +169,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const conn = requireConnection(base, ctx.sources());
           const client = ctx.client(conn);
           try {
-            await client.deleteWorkload(workloadId);
+            await client.deleteWorkload(workloadId, within(base));
           } catch (err) {
             if (err instanceof NotFoundError) return; // already gone
             throw err;
