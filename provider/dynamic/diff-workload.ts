@@ -1,3 +1,4 @@
+import { DIGEST_KEY, digestOf } from "./credentials-digest";
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
 import { PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
@@ -30,7 +31,16 @@ const STORAGE_SET_ONCE = new Set(["engine", "credentials"]);
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
-export function classifyWorkloadChanges(olds: Props, news: Props): WorkloadChanges {
+/** Credentials compared by digest: outputs keep no password, and a preview sees none. */
+function comparable(props: Props): Props {
+  const { [DIGEST_KEY]: _digest, ...rest } = props;
+  void _digest;
+  return { ...rest, credentials: digestOf(props) };
+}
+
+export function classifyWorkloadChanges(oldProps: Props, newProps: Props): WorkloadChanges {
+  const olds = comparable(oldProps);
+  const news = comparable(newProps);
   const out: WorkloadChanges = { replaces: [], updates: [], restart: false, local: [], resumeWait: false };
   // The engine does not update a resource because it has init errors (only with `replaceOnChanges:
   // ["#initerror"]`), so the diff itself asks for the update that waits again.

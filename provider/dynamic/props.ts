@@ -6,7 +6,8 @@ import type { CreateBody, WorkloadType } from "../../sdk/schemas";
  *
  *   workloadId, type                 identity (with the workspace)
  *   <spec fields>                    cpus, memory, image, engine, … : every other key
- *   credentials                      write-only login (a Pulumi secret)
+ *   credentials                      write-only login (a Pulumi secret); outputs keep only its username
+ *   credentialsDigest                what diff compares credentials by (credentials-digest.ts)
  *   workspace, baseUrl, apiKey       connection (apiKey only when given as an argument; a secret)
  *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, restartTrigger, adopt   options
  *   phase, message, … (OUTPUT_KEYS)  what the service reports; outputs only
@@ -30,7 +31,7 @@ export const OUTPUT_KEYS = [
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
-const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", PROVIDER_KEY]);
+const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", "credentialsDigest", PROVIDER_KEY]);
 
 /** The spec fields of `props`: everything that is not identity, credentials, connection, option or output. */
 export function specFields(props: Props): Props {

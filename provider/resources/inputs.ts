@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TEMPLATE_CONFIG_MAX_DEPTH, jsonDepth } from "../../sdk/schemas";
+import { credentialsDigest, withheldPassword } from "../dynamic/credentials-digest";
 import { Workspace } from "./workspace";
 
 /** A login. Write-only: set on create, stored by the service as a secret, never returned. */
@@ -72,16 +73,33 @@ export function connectionProps<O extends pulumi.CustomResourceOptions>(
     workspace = args.workspace;
   }
   // Secrets on the way in, whatever the user passed; the engine keeps them secret in state.
-  const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), "apiKey", "credentials"])];
+  const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), "apiKey", "credentials", "credentialsDigest"])];
   return {
     props: { workspace, baseUrl, apiKey: apiKey === undefined ? undefined : pulumi.secret(apiKey) },
     opts: { ...(opts ?? ({} as O)), parent, additionalSecretOutputs },
   };
 }
 
-/** `credentials` as a secret, or undefined. */
-export function secretCredentials(credentials: pulumi.Input<CredentialsArgs> | undefined): pulumi.Output<unknown> | undefined {
-  return credentials === undefined ? undefined : pulumi.secret(credentials);
+/**
+ * `credentials` and `credentialsDigest`, both secrets (none when there are no credentials).
+ *
+ * At preview the engine hands a resource's inputs back to the program as its outputs, and
+ * `@pulumi/pulumi` logs that answer under `--debug` with secret values in clear. So a preview
+ * registers the password as a stand-in of the same length (`check` judges it the same) and the
+ * provider's diff compares the digest; `pulumi up` registers the real one, and outputs keep only
+ * the digest (provider/dynamic/credentials-digest.ts).
+ */
+export function credentialProps(
+  credentials: pulumi.Input<CredentialsArgs> | undefined,
+  workloadId: pulumi.Input<string>,
+): { credentials?: pulumi.Output<unknown>; credentialsDigest?: pulumi.Output<unknown> } {
+  if (credentials === undefined) return {};
+  const login = pulumi.output(credentials);
+  const digest = pulumi.all([login, pulumi.output(workloadId)]).apply(([c, id]) => credentialsDigest(id, c));
+  const registered = pulumi.runtime.isDryRun()
+    ? login.apply((c) => (typeof c?.password === "string" ? { ...c, password: withheldPassword(c.password) } : c))
+    : login;
+  return { credentials: pulumi.secret(registered), credentialsDigest: pulumi.secret(digest) };
 }
 
 /**

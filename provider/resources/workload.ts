@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
 import { workloadProvider } from "../stub";
-import { connectionProps, refuseDeepInput, secretCredentials, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
+import { connectionProps, credentialProps, refuseDeepInput, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
 
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
@@ -10,7 +10,7 @@ export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
 const OUTPUTS = ["phase", "message", "restartCount", "endpoint", "adminUrl", "adminReady", "connectionUri", "generation", "observedGeneration"];
 
 /** Keys of the property bag that are not spec fields; a spec must not use them. */
-const RESERVED = new Set(["id", "workloadId", "type", "workspace", "baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "restartTrigger", "adopt", "__provider", ...OUTPUTS]);
+const RESERVED = new Set(["id", "workloadId", "type", "credentialsDigest", "workspace", "baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "restartTrigger", "adopt", "__provider", ...OUTPUTS]);
 
 /**
  * What every workload resource has: the type token `pulumi-nodejs:dynamic/wws:<Class>`, the
@@ -54,11 +54,14 @@ export abstract class WorkloadResource extends pulumi.dynamic.Resource {
       refuseDeepInput(className, name, key, spec[key]);
     }
     const connection = connectionProps(args, opts);
+    const workloadId = args.workloadId ?? name;
     const props: pulumi.Inputs = {
-      workloadId: args.workloadId ?? name,
+      workloadId,
       type,
       ...spec,
-      credentials: secretCredentials(args.credentials),
+      credentials: undefined,
+      credentialsDigest: undefined,
+      ...credentialProps(args.credentials, workloadId),
       ...connection.props,
       waitForReady: args.waitForReady,
       readyTimeoutSeconds: args.readyTimeoutSeconds,

@@ -115,7 +115,8 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, vm(id));
     await client.upsertWorkload("vm-ubuntu", { id, cpus: 8, memory: "16Gi" });
     const read = await h.workload.read(rid, outs);
-    expect(read.props).toMatchObject({ cpus: 8, memory: "16Gi", credentials: { password: PASSWORD }, generation: 2, __provider: STUB });
+    expect(read.props).toMatchObject({ cpus: 8, memory: "16Gi", credentialsDigest: outs.credentialsDigest, generation: 2, __provider: STUB });
+    expect(JSON.stringify(read.props)).not.toContain(PASSWORD);
     expect(read.inputs).toMatchObject({ cpus: 8, memory: "16Gi", workloadId: id });
     expect(read.inputs).not.toHaveProperty("phase");
     // The program still says 2 cpus: the next diff wants an update back.
