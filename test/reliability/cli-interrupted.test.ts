@@ -1,7 +1,7 @@
 /**
  * Interrupted runs through the real `pulumi` CLI: the `pulumi` process is killed with SIGKILL (a CI
  * runner cancelling the job) during creates (some accepted, waits in flight), during an update's
- * wait, and during destroy. Each time the dynamic provider process the CLI started exits by itself
+ * wait, and during destroy; and the dynamic provider process alone is killed during creates. Each time the dynamic provider process the CLI started exits by itself
  * within 5 s, and the recovery documented in provider/README.md ("Interrupted runs") converges with
  * no code edit: `pulumi cancel --yes` (a killed CLI leaves its lock) then the plain rerun. The
  * service then holds exactly the declared workloads: no duplicate, no orphan.
@@ -24,7 +24,7 @@ const cleanups: Array<() => void> = [];
 
 beforeAll(async () => {
   ensureBuilt();
-  service = await startRestartableService({ prefix: "relint", count: 3, service: { reconcileMs: 20 } });
+  service = await startRestartableService({ prefix: "relint", count: 4, service: { reconcileMs: 20 } });
 });
 
 afterAll(async () => {
@@ -79,6 +79,26 @@ async function killDuring(operation: () => Promise<unknown>, ready: () => Promis
   return tookMs!;
 }
 
+/** Starts `up`, waits until `ready()` holds (bounded: 60 s), SIGKILLs the CLI's dynamic provider process, and returns the failed up's output. */
+async function killProviderDuring(s: FileStack, ready: () => Promise<boolean>): Promise<string> {
+  let output = "";
+  const running = s.stack.up({ onOutput: (t) => (output += t) }).then(
+    () => "finished",
+    (err: unknown) => void (output += String(err)),
+  );
+  const deadline = Date.now() + 60_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error("the up never reached the point to interrupt");
+    await sleep(50);
+  }
+  const [cli] = ownPulumiChildren();
+  const providers = providerProcessesOf(cli);
+  expect(providers.length).toBeGreaterThan(0);
+  for (const pid of providers) process.kill(pid, "SIGKILL");
+  expect(await running).toBeUndefined(); // the CLI fails the up and exits by itself
+  return output;
+}
+
 /** The documented recovery: remove the killed CLI's lock, then the plain operation again. */
 async function recover(s: FileStack, kind: "up" | "destroy"): Promise<string> {
   await s.stack.cancel();
@@ -127,6 +147,23 @@ it("should recover an `up` killed during creates: the provider exits, the rerun 
   expect(((await s.stack.exportStack()).deployment.pending_operations ?? []).length).toBe(0);
   await expectExactly(s, "nginx:1.27");
   figures.push(`  during creates (${accepted} of ${PODS} accepted, waits in flight): provider exited ${secs(exitMs)} after the CLI; cancel + up converged (own creates adopted with a warning)`);
+});
+
+it("should recover an `up` whose provider process was killed during creates with a plain rerun", async () => {
+  const s = await newStack("nginx:1.27");
+  await service.ctl.pauseReconciler();
+  let failed: string;
+  try {
+    failed = await killProviderDuring(s, async () => (await s.client.getSpec()).workloads.length >= PODS / 2);
+  } finally {
+    await service.ctl.resumeReconciler();
+  }
+  // The engine ended the run itself: no lock is left, the plain rerun is all it takes.
+  let out = "";
+  await s.stack.up({ onOutput: (t) => (out += t) });
+  expect(out).toMatch(/taken as this stack's own create that was interrupted/);
+  await expectExactly(s, "nginx:1.27");
+  figures.push(`  provider process killed during creates: up failed ("${/error: [^\n]{0,120}/.exec(failed)?.[0] ?? "?"}"); plain up converged`);
 });
 
 it("should recover an `up` killed during an update's wait", async () => {
