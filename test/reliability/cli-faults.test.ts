@@ -8,36 +8,15 @@
  *
  * One service (with a data dir) for the file, one workspace and one stack per scenario.
  */
-import * as wws from "../../index";
 import { ensureBuilt, configuredStack, type E2eStack } from "../e2e/harness";
 import { errorLines, fileProgramStack, ownPulumiChildren, runOp, sleep, startRestartableService, type OpOutcome, type RestartableService } from "./cli-helpers";
+import { DECLARED, fleet } from "./fleet";
 
 /** Bound of one `pulumi up` here; past it the CLI is interrupted and the test fails. */
 const OP_TIMEOUT_MS = 150_000;
 /** Every workload's operation at once (the CLI's default is 8): 30 waits share the provider's stream. */
 const PARALLEL = 30;
 jest.setTimeout(5 * 60_000);
-
-const KINDS = ["pod", "browser", "controller"] as const;
-/** 30 workloads: 10 of each kind. */
-const DECLARED = Array.from({ length: 30 }, (_, i) => ({ id: `${KINDS[i % 3]}-${String(Math.floor(i / 3)).padStart(2, "0")}`, kind: KINDS[i % 3] }));
-
-function fleet(o: { readyTimeoutSeconds?: number } = {}) {
-  return async () => {
-    const phases: Record<string, unknown> = {};
-    for (const { id, kind } of DECLARED) {
-      const common = { readyTimeoutSeconds: o.readyTimeoutSeconds ?? 120 };
-      const r =
-        kind === "pod"
-          ? new wws.Pod(id, { ...common, image: "nginx:1.27", ports: [{ name: "http", port: 80 }] })
-          : kind === "browser"
-            ? new wws.Browser(id, { ...common, memory: "1Gi" })
-            : new wws.Controller(id, { ...common, autodiscover: true });
-      phases[id] = r.phase;
-    }
-    return { phases };
-  };
-}
 
 let service: RestartableService;
 const stacks: E2eStack[] = [];

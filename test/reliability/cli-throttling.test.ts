@@ -5,32 +5,14 @@
  * all converge inside their ready timeout: the provider's calls retry until the operation's
  * deadline (sdk/retry.ts), not a fixed number of attempts.
  */
-import * as wws from "../../index";
 import { configuredStack, ensureBuilt } from "../e2e/harness";
 import { errorLines, runOp, startRestartableService, type RestartableService } from "./cli-helpers";
+import { DECLARED, fleet } from "./fleet";
 
 const RUNS = 10;
-const WORKLOADS = 30;
+const WORKLOADS = DECLARED.length;
 const READY_TIMEOUT_SECONDS = 90;
 jest.setTimeout(RUNS * READY_TIMEOUT_SECONDS * 1000);
-
-const KINDS = ["pod", "browser", "controller"] as const;
-const DECLARED = Array.from({ length: WORKLOADS }, (_, i) => ({ id: `${KINDS[i % 3]}-${String(Math.floor(i / 3)).padStart(2, "0")}`, kind: KINDS[i % 3] }));
-
-async function fleet(): Promise<Record<string, unknown>> {
-  const common = { readyTimeoutSeconds: READY_TIMEOUT_SECONDS };
-  const phases: Record<string, unknown> = {};
-  for (const { id, kind } of DECLARED) {
-    const r =
-      kind === "pod"
-        ? new wws.Pod(id, { ...common, image: "nginx:1.27" })
-        : kind === "browser"
-          ? new wws.Browser(id, { ...common, memory: "1Gi" })
-          : new wws.Controller(id, { ...common, autodiscover: true });
-    phases[id] = r.phase;
-  }
-  return { phases };
-}
 
 let service: RestartableService;
 
@@ -49,7 +31,7 @@ it(`should converge in ${RUNS} of ${RUNS} runs of \`up\` of ${WORKLOADS} workloa
   await service.ctl.resetCounters();
   await service.ctl.setFaults({ errorRate: 0.25, errorStatuses: [503, 429], retryAfterSeconds: 1 });
   for (let run = 1; run <= RUNS; run++) {
-    const s = await configuredStack(service, fleet);
+    const s = await configuredStack(service, fleet({ readyTimeoutSeconds: READY_TIMEOUT_SECONDS }));
     try {
       const before = await service.ctl.counters();
       const outcome = await runOp(s.stack, "up", READY_TIMEOUT_SECONDS * 1000, { parallel: WORKLOADS });
