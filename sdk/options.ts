@@ -37,6 +37,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Timeout of each HTTP attempt of this call. @default the client's `timeoutMs` */
   timeoutMs?: number;
+  /**
+   * Time (ms since the epoch, on the client's clock) past which no retry starts. With it, the
+   * call is retried for as long as the deadline allows, honouring `Retry-After`, instead of
+   * `retry.maxAttempts` within `retry.maxElapsedMs`; the retry rules of calls that must not run
+   * twice are unchanged. @default none
+   */
+  deadline?: number;
 }
 
 export interface ResolvedClientOptions {
@@ -115,9 +122,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
 }
 
 /** Validates per-call options; returns the effective timeout. */
-export function resolveCallOptions(call: CallOptions | undefined, defaults: ResolvedClientOptions): { signal?: AbortSignal; timeoutMs: number } {
+export function resolveCallOptions(call: CallOptions | undefined, defaults: ResolvedClientOptions): { signal?: AbortSignal; timeoutMs: number; deadline?: number } {
   const timeoutMs = call?.timeoutMs ?? defaults.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
   if (call?.signal !== undefined && !(call.signal instanceof AbortSignal)) throw new InvalidOptionError("signal", "must be an AbortSignal");
-  return { signal: call?.signal, timeoutMs };
+  const deadline = call?.deadline;
+  if (deadline !== undefined && !Number.isFinite(deadline)) throw new InvalidOptionError("deadline", "must be a finite time in ms since the epoch, such as Date.now() + 60000");
+  return { signal: call?.signal, timeoutMs, deadline };
 }

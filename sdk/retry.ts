@@ -37,6 +37,11 @@ export interface RetryInput {
   /** Time since the first attempt began. */
   elapsedMs: number;
   options: Readonly<Required<RetryOptions>>;
+  /**
+   * Time left until the call's deadline (`CallOptions.deadline`), when it has one: then the
+   * deadline alone bounds the retries, in place of `maxAttempts` and `maxElapsedMs`.
+   */
+  remainingMs?: number;
   random?: () => number;
 }
 
@@ -53,14 +58,14 @@ function isTransientStatus(status: number): boolean {
 
 /** Whether to try a failed call again, and after how long. Pure: no clock, no network. */
 export function shouldRetry(input: RetryInput): RetryDecision {
-  const { error, policy, attempt, elapsedMs, options } = input;
+  const { error, policy, attempt, elapsedMs, options, remainingMs } = input;
   const random = input.random ?? Math.random;
 
   // The caller gave up: never second-guess that.
   if (error instanceof AbortedError) return { retry: false, reason: "aborted" };
 
-  // Out of attempts.
-  if (attempt >= options.maxAttempts) return { retry: false, reason: "attempts exhausted" };
+  // Out of attempts (a call with a deadline counts time, not attempts).
+  if (remainingMs === undefined && attempt >= options.maxAttempts) return { retry: false, reason: "attempts exhausted" };
 
   const neverSent = error instanceof ConnectionError && error.beforeSend;
 
@@ -82,7 +87,9 @@ export function shouldRetry(input: RetryInput): RetryDecision {
       : backoffDelay(attempt, options.initialDelayMs, options.maxDelayMs, random);
 
   // Waiting that long would overrun the budget: fail now with the real error rather than later.
-  if (elapsedMs + delayMs > options.maxElapsedMs) return { retry: false, reason: "retry budget spent" };
+  if (remainingMs !== undefined) {
+    if (delayMs >= remainingMs) return { retry: false, reason: "deadline reached" };
+  } else if (elapsedMs + delayMs > options.maxElapsedMs) return { retry: false, reason: "retry budget spent" };
 
   return { retry: true, delayMs };
 }

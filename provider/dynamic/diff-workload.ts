@@ -1,3 +1,4 @@
+import { digestOf } from "./credentials-digest";
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
 import { DRIFT_KEY, PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
@@ -34,7 +35,14 @@ const STORAGE_SET_ONCE = new Set(["engine", "credentials"]);
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
-export function classifyWorkloadChanges(olds: Props, news: Props): WorkloadChanges {
+/** Credentials compared by digest: the state keeps no password (see credentials-digest.ts). */
+function comparable(props: Props): Props {
+  return { ...props, credentials: digestOf(props) };
+}
+
+export function classifyWorkloadChanges(oldProps: Props, newProps: Props): WorkloadChanges {
+  const olds = comparable(oldProps);
+  const news = comparable(newProps);
   const out: WorkloadChanges = { replaces: [], updates: [], restart: false, local: [], resumeWait: false };
   // The engine does not update a resource because it has init errors (only with `replaceOnChanges:
   // ["#initerror"]`), so the diff itself asks for the update that waits again.
@@ -79,9 +87,17 @@ export function diffResultOf(hasInputChanges: boolean, resume: boolean, replaces
  * type (409) and `create` refuses an id that exists. So those replace delete-before-create; a new
  * id or a new workspace is created first, then the old one deleted.
  */
+function holdsPassword(props: Props): boolean {
+  return typeof (props.credentials as { password?: unknown } | undefined | null)?.password === "string";
+}
+
 export function diffWorkload(olds: Props, news: Props): DiffResult {
   const c = classifyWorkloadChanges(olds, news);
   const sameIdentity = !c.replaces.includes("workspace") && !c.replaces.includes("workloadId");
   const inputChanges = c.replaces.length > 0 || c.updates.length > 0 || c.restart || c.local.length > 0;
-  return diffResultOf(inputChanges, c.resumeWait, c.replaces, sameIdentity);
+  const result = diffResultOf(inputChanges, c.resumeWait, c.replaces, sameIdentity);
+  // A state written by 0.1.0 keeps the password where ours keeps its digest: the engine's own diff
+  // of the inputs would take that for a new password (and replace a database). Ours decides alone.
+  if (result.changes === undefined && holdsPassword(olds)) return { ...result, changes: true };
+  return result;
 }

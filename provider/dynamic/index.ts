@@ -5,12 +5,35 @@
  * names `workload` and `template` and their methods stable: every stack's state refers to them.
  */
 import { createContext } from "./context";
+import { isDynamicProviderHost, watchEngine } from "./engine-watchdog";
 import { createTemplateProvider } from "./template";
 import { waitTimingFromEnv } from "./wait-env";
 import { createWorkloadProvider } from "./workload";
 
 /** One context per provider process: stack config from `configure`, clients, progress output. */
 const context = createContext({ waitTiming: waitTimingFromEnv(process.env) });
+
+/** Past this, the exit closes whatever the clients did not close themselves. */
+const SHUTDOWN_GRACE_MS = 500;
+
+// Only in the host the engine started: a program or a test that imports this module is left alone.
+if (isDynamicProviderHost()) {
+  watchEngine({
+    engineAddress: process.argv[2],
+    onGone: (why) => {
+      // Nobody reads this output any more; written for a process list's or a core dump's reader.
+      process.stderr.once("error", () => undefined);
+      try {
+        process.stderr.write(`wws: ${why}; stopping waits and event streams and exiting\n`);
+      } catch {
+        // the pipe is closed
+      }
+      const exit = (): never => process.exit(1);
+      setTimeout(exit, SHUTDOWN_GRACE_MS);
+      void context.close().then(exit, exit);
+    },
+  });
+}
 
 export const workload = createWorkloadProvider(context);
 export const template = createTemplateProvider(context);

@@ -1,4 +1,5 @@
 import type { WorkloadStatus } from "../../sdk/schemas";
+import { sealCredentials } from "./credentials-digest";
 import { DRIFT_KEY, OUTPUT_KEYS, optionsOf, type Props } from "./props";
 
 /** The default login of a database (contract: storage username defaults to `app`). */
@@ -29,11 +30,11 @@ export function statusOutputs(props: Props, status: WorkloadStatus | undefined):
   return out;
 }
 
-/** `props` with the service's outputs replaced by those of `status`. */
+/** `props` with the service's outputs replaced by those of `status`, and the password left out (see credentials-digest.ts). */
 export function withStatus(props: Props, status: WorkloadStatus | undefined): Props {
   const out: Props = { ...props };
   for (const k of OUTPUT_KEYS) delete out[k];
-  return { ...out, ...statusOutputs(props, status) };
+  return sealCredentials({ ...out, ...statusOutputs(props, status) });
 }
 
 /**

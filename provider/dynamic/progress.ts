@@ -61,6 +61,11 @@ export class ProgressReporter {
     this.maxDetailed = options.maxDetailed ?? DEFAULT_PROGRESS_OPTIONS.maxDetailed;
   }
 
+  /** One line the user should read whatever the number of waits: a takeover, what a planned change will do. */
+  note(text: string): void {
+    this.line(text);
+  }
+
   /** `label`: `vm-ubuntu web in workspace demo`; `goal`: `to be ready`. */
   begin(label: string, goal: string, timeoutMs: number): ProgressHandle {
     const wait: Wait = { label, phase: "waiting", started: this.clock.now() };
@@ -100,11 +105,6 @@ export class ProgressReporter {
 
   private detailed(): boolean {
     return this.waits.size <= this.maxDetailed;
-  }
-
-  /** One line about a resource, outside any wait (what a planned change will do). */
-  note(text: string): void {
-    this.line(text);
   }
 
   private line(text: string): void {

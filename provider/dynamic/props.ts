@@ -7,7 +7,8 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./t
  *
  *   workloadId, type                 identity (with the workspace)
  *   <spec fields>                    cpus, memory, image, engine, … : every other key
- *   credentials                      write-only login (a Pulumi secret)
+ *   credentials                      write-only login (a Pulumi secret); after `check`, and in state, its
+ *                                    password is replaced by a digest (credentials-digest.ts)
  *   workspace, baseUrl, apiKey       connection (apiKey only when given as an argument; a secret)
  *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, waitForDeletion, restartTrigger, adopt,
  *   customTimeouts (the resource option, carried here by the resource class)   options
@@ -58,7 +59,9 @@ export function inputsOf(props: Props): Props {
 /** The upsert body: `{id, ...spec, credentials?}`. */
 export function bodyOf(props: Props): CreateBody {
   const body: Props = { id: props.workloadId, ...specFields(props) };
-  if (props.credentials !== undefined && props.credentials !== null) body.credentials = props.credentials;
+  // Sealed credentials (a digest in place of the password) are not sent: the service keeps the login it has.
+  const login = props.credentials as { password?: unknown } | undefined | null;
+  if (typeof login?.password === "string") body.credentials = login;
   return body as unknown as CreateBody;
 }
 

@@ -1,4 +1,4 @@
-import { NotFoundError, type Template, type TemplateCreate, type WorkspaceClient } from "../../sdk";
+import { NotFoundError, type CallOptions, type Template, type TemplateCreate, type WorkspaceClient } from "../../sdk";
 import { checkTemplate, TEMPLATE_FIELDS } from "./check-template";
 import { requireConnection } from "./connection";
 import type { ManagedContext } from "./context";
@@ -11,6 +11,13 @@ import type { ProviderImpl } from "./types";
 
 /** Outputs only: what the service assigns. */
 const TEMPLATE_OUTPUTS = ["templateId", "createdAt"];
+/**
+ * Template calls retry transient failures for this long (templates have no ready timeout of their
+ * own); a template create is still sent once unless it provably never left (sdk/retry.ts).
+ */
+const TEMPLATE_CALL_BUDGET_MS = 5 * 60 * 1000; // 5 min
+const within = (ctx: ManagedContext): { deadline: number } => ({ deadline: ctx.now() + TEMPLATE_CALL_BUDGET_MS });
+
 /** There is no template update: any of these changed means a new template. */
 const TEMPLATE_REPLACE_KEYS = [...TEMPLATE_FIELDS, "workspace"];
 
@@ -24,10 +31,10 @@ function bodyOf(props: Props): TemplateCreate {
  * Takes over an existing template instead of creating one. There is no template update, so it is
  * taken over only as it is: every declared field must equal the saved one.
  */
-async function adoptTemplate(client: WorkspaceClient, workspace: string, templateId: string, inputs: Props): Promise<Template> {
+async function adoptTemplate(client: WorkspaceClient, workspace: string, templateId: string, inputs: Props, call: CallOptions): Promise<Template> {
   let t: Template;
   try {
-    t = await client.getTemplate(templateId);
+    t = await client.getTemplate(templateId, call);
   } catch (err) {
     if (err instanceof NotFoundError) throw new Error(`adoptId: template ${templateId} does not exist in workspace ${workspace}; remove adoptId to create a new template`);
     throw err;
@@ -79,7 +86,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const conn = requireConnection(inputs, ctx.sources());
           const client = ctx.client(conn);
-          const t = typeof inputs.adoptId === "string" ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs) : await client.createTemplate(bodyOf(inputs));
+          const call = within(ctx);
+          const t = typeof inputs.adoptId === "string" ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call) : await client.createTemplate(bodyOf(inputs), call);
           // The declared config is kept (the service strips only passwords, which check refuses).
           const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
           return { id: formatId(conn.workspace, t.id), outs };
@@ -96,7 +104,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
           const conn = requireConnection(base, ctx.sources());
           let t: Template;
           try {
-            t = await ctx.client(conn).getTemplate(templateId);
+            t = await ctx.client(conn).getTemplate(templateId, within(ctx));
           } catch (err) {
             if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
             throw err;
@@ -122,7 +130,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const conn = requireConnection(base, ctx.sources());
           try {
-            await ctx.client(conn).deleteTemplate(templateId);
+            await ctx.client(conn).deleteTemplate(templateId, within(ctx));
           } catch (err) {
             if (!(err instanceof NotFoundError)) throw err; // 404: already gone
           }

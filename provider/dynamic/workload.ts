@@ -1,14 +1,16 @@
-import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOptions, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
 import { requireConnection } from "./connection";
 import { checkWorkload } from "./check-workload";
 import type { ManagedContext } from "./context";
 import { classifyWorkloadChanges, diffWorkload } from "./diff-workload";
-import { sameValue } from "./equal";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
+import { CredentialVault } from "./credentials-digest";
+import { ownCreateWarning, runsDeclaredSpec } from "./own-create";
 import { recordedReady, restartsOutsidePulumi, withStatus } from "./outputs";
 import { DRIFT_KEY, OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
+import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
 
@@ -19,9 +21,9 @@ function lastStatusOf(err: unknown): WorkloadStatus | undefined {
   return undefined;
 }
 
-async function statusOrUndefined(client: WorkspaceClient, id: string): Promise<WorkloadStatus | undefined> {
+async function statusOrUndefined(client: WorkspaceClient, id: string, call?: CallOptions): Promise<WorkloadStatus | undefined> {
   try {
-    return await client.getStatus(id);
+    return await client.getStatus(id, call);
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -32,17 +34,9 @@ function alreadyExists(workspace: string, id: string, status: WorkloadStatus): E
   return new Error(
     `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}); ` +
       `Pulumi takes over a workload it did not create only when asked: set \`adopt: true\` on the resource (its spec then replaces the live one), ` +
-      `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175)`,
+      `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175). ` +
+      `An interrupted create of this stack is taken over by itself only when the live type and spec equal the requested ones`,
   );
-}
-
-/**
- * Whether the live workload has the declared type and spec. Credentials are not compared (the
- * service never shows them): adopting records the declared ones without sending them.
- */
-async function runsDeclaredSpec(client: WorkspaceClient, props: Props): Promise<boolean> {
-  const live = (await client.getSpec()).workloads.find((w) => w.id === workloadIdOf(props));
-  return live !== undefined && live.type === typeOf(props) && sameValue(live.spec, specFields(props));
 }
 
 /**
@@ -50,6 +44,14 @@ async function runsDeclaredSpec(client: WorkspaceClient, props: Props): Promise<
  * `Browser`, `Controller`, `Database`). See `diff-workload.ts` for what each change does.
  */
 export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
+  /** Passwords `check` took out of the inputs, for the `create` or `update` that follows it. */
+  const credentials = new CredentialVault();
+  /**
+   * The calls of one operation retry transient failures (429, 503, dropped connections) until the
+   * operation's deadline, its timeout (see `timeouts.ts`) from now, honouring `Retry-After`.
+   */
+  const within = (props: Props, op: TimeoutOperation): CallOptions => ({ deadline: ctx.now() + optionsOf(props).timeoutMs[op] });
+
   /** Waits for readiness after an accepted request; a failed wait keeps the resource, with init errors. */
   async function settle(
     client: WorkspaceClient,
@@ -84,7 +86,13 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async check(olds, news) {
-      return guarded(() => secretsOf(news), async () => checkWorkload(olds, news, ctx.sources()));
+      return guarded(
+        () => secretsOf(news),
+        async () => {
+          const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
+          return { inputs: credentials.seal(inputs), failures };
+        },
+      );
     },
 
     async diff(_id, olds, news) {
@@ -105,14 +113,21 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const props: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl };
           const id = workloadIdOf(props);
           const resourceId = formatId(conn.workspace, id);
-          // Refuse to take over silently: an existing id is somebody's workload.
-          const previous = await statusOrUndefined(client, id);
-          if (previous && !optionsOf(props).adopt) throw alreadyExists(conn.workspace, id, previous);
-          // Taking over a workload that already runs the declared spec sends nothing: an upsert
-          // would start a new generation and provision it again.
-          if (previous && (await runsDeclaredSpec(client, props))) return { id: resourceId, outs: await settle(client, resourceId, props, "adopted", "create") };
+          const call = within(props, "create");
+          // Refuse to take over silently: an existing id is somebody's workload, unless it is
+          // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
+          const previous = await statusOrUndefined(client, id, call);
+          const declared = previous !== undefined && (await runsDeclaredSpec(client, props, call));
+          if (previous && !optionsOf(props).adopt) {
+            if (!declared) throw alreadyExists(conn.workspace, id, previous);
+            ctx.progress.note(ownCreateWarning(describeWorkload(props), conn.workspace));
+          } else if (declared) {
+            // Adopting a workload that already runs the declared spec sends nothing: an upsert
+            // would start a new generation and provision it again.
+            return { id: resourceId, outs: await settle(client, resourceId, props, "adopted", "create") };
+          }
           const requestedAt = ctx.now();
-          await client.upsertWorkload(typeOf(props), bodyOf(props));
+          await client.upsertWorkload(typeOf(props), bodyOf(credentials.unseal(props)), call);
           // Accepted: from here on the workload exists, and no failure may drop it from the stack.
           const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", "create", previous ? { previous, requestedAt } : undefined);
           return { id: resourceId, outs };
@@ -128,10 +143,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const conn = requireConnection(base, ctx.sources());
           const client = ctx.client(conn);
-          const status = await statusOrUndefined(client, workloadId);
+          const call = within(base, "update");
+          const status = await statusOrUndefined(client, workloadId, call);
           // Gone: an empty id drops the resource from the stack.
           if (status === undefined) return { id: "" };
-          const entry = (await client.getSpec()).workloads.find((w) => w.id === workloadId);
+          const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
           const oldSpec = specFields(base);
           const kept: Props = {};
           for (const [k, v] of Object.entries(base)) if (!(k in oldSpec)) kept[k] = v;
@@ -160,14 +176,15 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             return { outs: await settle(ctx.client(conn), id, props, "accepted earlier", "update") };
           }
           const client = ctx.client(conn);
-          const previous = await statusOrUndefined(client, workloadId);
+          const call = within(props, "update");
+          const previous = await statusOrUndefined(client, workloadId, call);
           if (previous === undefined || previous.phase === "Deleting") {
             const what = previous === undefined ? "no longer exists" : "is being deleted";
             throw new Error(`${describeWorkload(props)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
           }
           const requestedAt = ctx.now();
-          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(props));
-          if (changes.restart) await client.restartWorkload(workloadId);
+          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(credentials.unseal(props)), call);
+          if (changes.restart) await client.restartWorkload(workloadId, call);
           return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", "update", { previous, requestedAt }) };
         },
       );
@@ -182,7 +199,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const conn = requireConnection(base, ctx.sources());
           const client = ctx.client(conn);
           try {
-            await client.deleteWorkload(workloadId);
+            await client.deleteWorkload(workloadId, within(base, "delete"));
           } catch (err) {
             if (err instanceof NotFoundError) return; // already gone
             throw err;

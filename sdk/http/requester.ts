@@ -23,6 +23,8 @@ export interface CallSpec<T> {
 export interface CallContext {
   signal?: AbortSignal;
   timeoutMs: number;
+  /** No retry starts past this (client clock, ms); see `CallOptions.deadline`. */
+  deadline?: number;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -79,7 +81,9 @@ export class Requester {
         if (!(err instanceof WwsError)) throw err;
         error = err;
       }
-      const decision = shouldRetry({ error, policy: spec.policy, attempt, elapsedMs: clock.now() - started, options: retry, random });
+      const now = clock.now();
+      const remainingMs = ctx.deadline === undefined ? undefined : ctx.deadline - now;
+      const decision = shouldRetry({ error, policy: spec.policy, attempt, elapsedMs: now - started, options: retry, remainingMs, random });
       if (!decision.retry) {
         if (attempt > 1) {
           error.attempts = attempt;

@@ -1,8 +1,9 @@
 import { UNKNOWN, createContext, createTemplateProvider, diffWorkload } from "../../provider/dynamic";
+import { sealCredentials } from "../../provider/dynamic/credentials-digest";
 
 const PASSWORD = "diff-Pass-Word-1";
-/** Last outputs of a VM in state: inputs plus what the service reported. */
-const vmState = {
+/** Last outputs of a VM in state: inputs plus what the service reported, the password sealed into a digest. */
+const vmState = sealCredentials({
   workloadId: "web",
   type: "vm-ubuntu",
   cpus: 2,
@@ -14,11 +15,11 @@ const vmState = {
   generation: 1,
   observedGeneration: 1,
   __provider: "stub",
-};
+});
 /** The same resource's checked inputs: the state without the service's outputs. */
 const without = (o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 const vmNews = (): Record<string, unknown> => ({ ...without(vmState, "phase", "generation", "observedGeneration"), __provider: "another stub" });
-const dbState = { workloadId: "db", type: "storage", engine: "postgres", credentials: { password: PASSWORD }, workspace: "demo", baseUrl: "http://x", phase: "Running" };
+const dbState = sealCredentials({ workloadId: "db", type: "storage", engine: "postgres", credentials: { password: PASSWORD }, workspace: "demo", baseUrl: "http://x", phase: "Running" });
 
 describe("diffWorkload", () => {
   it.each([

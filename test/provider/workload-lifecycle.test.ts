@@ -31,14 +31,33 @@ describe("workload provider against the local service", () => {
     expect(h.lines.join("\n")).not.toContain(PASSWORD);
   });
 
-  it("should refuse an id that exists already, saying how to adopt it, and send nothing", async () => {
+  it("should refuse an id that exists already with another spec, saying how to adopt it, and send nothing", async () => {
     const id = uid("taken");
-    await client.upsertWorkload("pod", { id, image: "nginx" });
+    await client.upsertWorkload("pod", { id, image: "nginx:1.25" });
     await h.ctl.resetCounters();
     await expect(up(h.workload, { workloadId: id, type: "pod", image: "nginx" })).rejects.toThrow(
       new RegExp(`workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*\`adopt: true\`.*\`import: "demo/${id}"\``),
     );
     expect((await h.ctl.counters()).requests.mutating).toBe(0);
+  });
+
+  it("should refuse a workload of another type with the same spec", async () => {
+    const id = uid("other-type");
+    await client.upsertWorkload("vm-windows", { id, cpus: 2, credentials: { password: PASSWORD } });
+    await expect(up(h.workload, vm(id))).rejects.toThrow(/already exists in workspace demo \(vm-windows/);
+  });
+
+  it("should take over its own interrupted create (same type and spec), saying so, and send the credentials again", async () => {
+    const id = uid("interrupted");
+    // What a killed `pulumi up` leaves: the service accepted the create, the state has no resource.
+    await client.upsertWorkload("vm-ubuntu", { id, cpus: 2, credentials: { password: PASSWORD } });
+    await h.ctl.resetCounters();
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    expect(rid).toBe(`demo/${id}`);
+    expect(outs).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2 });
+    expect((await h.ctl.counters()).requests.byRoute[CREATE_ROUTE]).toBe(1);
+    expect(h.lines).toContainEqual(expect.stringMatching(new RegExp(`^wws: warning: vm-ubuntu ${id} already exists in workspace demo with exactly the requested type and spec: taken as this stack's own create that was interrupted`)));
+    expect((await client.getSpec()).workloads.filter((w) => w.id === id)).toHaveLength(1);
   });
 
   it("should adopt an existing workload when asked, making the resource's spec the live one", async () => {
@@ -105,7 +124,8 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, vm(id));
     await client.upsertWorkload("vm-ubuntu", { id, cpus: 8, memory: "16Gi" });
     const read = await h.workload.read(rid, outs);
-    expect(read.props).toMatchObject({ cpus: 8, memory: "16Gi", credentials: { password: PASSWORD }, generation: 2, __provider: STUB });
+    expect(read.props).toMatchObject({ cpus: 8, memory: "16Gi", credentials: outs.credentials, generation: 2, __provider: STUB });
+    expect(JSON.stringify(read.props)).not.toContain(PASSWORD);
     expect(read.inputs).toMatchObject({ cpus: 8, memory: "16Gi", workloadId: id });
     expect(read.inputs).not.toHaveProperty("phase");
     // The program still says 2 cpus: the next diff wants an update back.

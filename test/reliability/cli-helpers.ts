@@ -122,7 +122,7 @@ export type OpKind = "up" | "preview" | "refresh" | "destroy";
  * interrupted (SIGINT through the Automation API's `signal`) and the returned promise rejects,
  * whether or not the CLI has exited by then (waited for 20 s more at most).
  */
-export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra: { parallel?: number } = {}): Promise<OpOutcome> {
+export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra: { parallel?: number; debug?: boolean } = {}): Promise<OpOutcome> {
   const started = Date.now();
   const out: OpOutcome = { ok: false, error: "", stdout: "", stderr: "", events: [], ms: 0, outputs: {} };
   const abort = new AbortController();
@@ -131,6 +131,7 @@ export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra
     onOutput: (s: string) => void (out.stdout += s),
     onError: (s: string) => void (out.stderr += s),
     onEvent: (e: EngineEvent) => void out.events.push(JSON.stringify(e)),
+    ...(extra.debug ? { debug: true } : {}),
   };
   const run = async (): Promise<void> => {
     if (kind === "up") {

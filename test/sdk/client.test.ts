@@ -189,6 +189,21 @@ describe("WorkspaceClient", () => {
     expect(server.requests.length).toBeLessThanOrEqual(5);
   });
 
+  it("should retry until the call's deadline, however many attempts that takes", async () => {
+    let refused = 0;
+    handler = (_m, _u, res) => (++refused <= 6 ? fail(res, 429, "rate_limited", { "retry-after": "0" }) : json(res, 200, { name: "demo", workloads: [] }));
+    await expect(make({ retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } }).getSpec({ deadline: Date.now() + 60_000 })).resolves.toEqual(expect.objectContaining({ workloads: [] }));
+    expect(server.requests).toHaveLength(7);
+  });
+
+  it("should give up at the deadline with the service's error", async () => {
+    handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "1" });
+    const err = await make({ retry: { maxAttempts: 100 } }).getSpec({ deadline: Date.now() + 1_500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(server.requests.length).toBeLessThanOrEqual(2);
+  });
+
   it("should time out an attempt with RequestTimeoutError", async () => {
     handler = () => undefined; // never answers
     const c = make({ timeoutMs: 100, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } });

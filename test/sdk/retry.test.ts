@@ -73,6 +73,20 @@ describe("shouldRetry", () => {
     expect(shouldRetry(input({ attempt: 4 }))).toMatchObject({ retry: true });
   });
 
+  it("should keep retrying past maxAttempts and maxElapsedMs while a deadline leaves time", () => {
+    const far = input({ attempt: 40, elapsedMs: 60_000, remainingMs: 5_000 });
+    expect(shouldRetry(far)).toEqual({ retry: true, delayMs: expect.any(Number) });
+  });
+
+  it("should stop at the deadline rather than start a wait that ends past it", () => {
+    expect(shouldRetry(input({ error: http(429, "2"), remainingMs: 1_500 }))).toEqual({ retry: false, reason: "deadline reached" });
+    expect(shouldRetry(input({ error: http(429, "1"), remainingMs: 1_500 }))).toEqual({ retry: true, delayMs: 1_050 });
+  });
+
+  it("should keep the rule of calls that must not run twice under a deadline", () => {
+    expect(shouldRetry(input({ policy: "unsent-only", remainingMs: 60_000 }))).toEqual({ retry: false, reason: "not safe to repeat once sent" });
+  });
+
   it("should never retry an abort", () => {
     expect(shouldRetry(input({ error: new AbortedError("op") }))).toEqual({ retry: false, reason: "aborted" });
   });

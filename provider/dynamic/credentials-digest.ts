@@ -1,0 +1,76 @@
+import { scryptSync } from "node:crypto";
+import type { Props } from "./props";
+
+/**
+ * Credentials are compared, never kept. `check` takes the password out of a workload's inputs
+ * and puts its digest in its place (`credentials: {username?, digest}`), so neither the inputs
+ * the engine stores and echoes back (also at preview) nor the outputs ever hold it:
+ * `@pulumi/pulumi` logs every RegisterResource response under `--debug` with secret values in
+ * clear. The password itself stays in this process's `CredentialVault` for the `create` or
+ * `update` that follows `check` in the same deployment.
+ *
+ * The digest is scrypt (N=2^14, r=8: about 40 ms and 16 MiB) of the username and password, salted
+ * with the workload id: stable across runs (a diff compares it with the state's) without a random
+ * salt to keep, and costly enough that a digest does not give a password back cheaply. It stays
+ * inside `credentials`, which the engine keeps secret in state.
+ */
+const SCHEME = "scrypt1";
+const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+interface Login {
+  username?: unknown;
+  password?: unknown;
+  digest?: unknown;
+}
+
+const loginOf = (credentials: unknown): Login | undefined => (typeof credentials === "object" && credentials !== null ? (credentials as Login) : undefined);
+
+/** The digest of `credentials` (`{username?, password}`), or undefined when there is no password string. */
+export function credentialsDigest(workloadId: string, credentials: unknown): string | undefined {
+  const login = loginOf(credentials);
+  if (typeof login?.password !== "string") return undefined;
+  const pair = JSON.stringify([typeof login.username === "string" ? login.username : "", login.password]);
+  return `${SCHEME}:${scryptSync(pair, `pulumi-wws/credentials/${workloadId}`, 32, SCRYPT).toString("base64url")}`;
+}
+
+/**
+ * The digest a property bag stands for: the one its sealed credentials carry, else one computed
+ * from its password (a state written by pulumi-wws 0.1.0 kept the password).
+ */
+export function digestOf(props: Props): string | undefined {
+  const login = loginOf(props.credentials);
+  if (typeof login?.digest === "string") return login.digest;
+  return credentialsDigest(String(props.workloadId), props.credentials);
+}
+
+/** `props` with the password of its credentials replaced by its digest; unchanged without a password. */
+export function sealCredentials(props: Props): Props {
+  const login = loginOf(props.credentials);
+  if (typeof login?.password !== "string") return props;
+  const { password: _password, ...rest } = login;
+  void _password;
+  return { ...props, credentials: { ...rest, digest: credentialsDigest(String(props.workloadId), login) } };
+}
+
+/**
+ * The passwords `check` sealed, by digest, for the `create` or `update` of the same provider
+ * process (the engine runs `check` right before them, in the process it runs them in).
+ */
+export class CredentialVault {
+  private readonly logins = new Map<string, Login>();
+
+  /** Seals `inputs` (see `sealCredentials`), keeping their login for `unseal`. */
+  seal(inputs: Props): Props {
+    const sealed = sealCredentials(inputs);
+    const digest = digestOf(sealed);
+    if (sealed !== inputs && digest !== undefined) this.logins.set(digest, inputs.credentials as Login);
+    return sealed;
+  }
+
+  /** `props` with the login its digest stands for, when this process has it; else as they are. */
+  unseal(props: Props): Props {
+    const login = loginOf(props.credentials);
+    const kept = typeof login?.digest === "string" ? this.logins.get(login.digest) : undefined;
+    return kept === undefined ? props : { ...props, credentials: kept };
+  }
+}

@@ -1,0 +1,33 @@
+import type { CallOptions, WorkspaceClient } from "../../sdk";
+import { sameValue } from "./equal";
+import { specFields, typeOf, workloadIdOf, type Props } from "./props";
+
+/**
+ * Whether the live workload has exactly the type and spec the resource declares (its entry in the
+ * tenant spec). Credentials are left out: they are write-only, no response shows them.
+ *
+ * With `adopt: true` such a workload is taken over without a request (an upsert would start a new
+ * generation and provision it again). Without `adopt`, it is taken as this resource's own create,
+ * interrupted before the engine recorded it.
+ *
+ * Why this rule: when `pulumi up` (or its provider process) is killed after the service accepted a
+ * create, the engine keeps only a "pending create" and, at the next `up`, creates the resource
+ * again with the same inputs. Without recognizing its own workload the provider would refuse that
+ * create for ever. A workload somebody else created is refused as before unless it happens to
+ * match the request field for field, in which case taking it over changes nothing on it; the
+ * provider says so in a warning. A database's stored password guards the last case: the service
+ * refuses an upsert whose password differs from the one set at its creation.
+ */
+export async function runsDeclaredSpec(client: WorkspaceClient, props: Props, call: CallOptions): Promise<boolean> {
+  const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadIdOf(props));
+  return entry !== undefined && entry.type === typeOf(props) && sameValue(entry.spec, specFields(props));
+}
+
+/** The warning written when `create` takes over its own interrupted create. */
+export function ownCreateWarning(describe: string, workspace: string): string {
+  return (
+    `warning: ${describe} already exists in workspace ${workspace} with exactly the requested type and spec: ` +
+    `taken as this stack's own create that was interrupted (a killed \`pulumi up\` leaves a pending create) and adopted; ` +
+    `its credentials are sent again. A workload whose spec differs is refused; see "Interrupted runs" in provider/README.md`
+  );
+}

@@ -1,0 +1,67 @@
+import { diffWorkload } from "../../provider/dynamic";
+import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
+import { PASSWORD, apiRequests, change, startHarness, up, type Harness } from "./harness";
+
+const vm = (password: string) => ({ workloadId: "web", type: "vm-ubuntu", cpus: 2, credentials: { username: "ops", password } });
+const db = (password: string) => ({ workloadId: "db", type: "storage", engine: "postgres", credentials: { password } });
+
+describe("credentials compared by digest", () => {
+  it("should seal the password into a digest salted by the workload id, keeping the username", () => {
+    const sealed = sealCredentials(vm(PASSWORD));
+    expect(JSON.stringify(sealed)).not.toContain(PASSWORD);
+    expect(sealed).toMatchObject({ credentials: { username: "ops", digest: expect.stringMatching(/^scrypt1:[A-Za-z0-9_-]{43}$/) } });
+    expect(credentialsDigest("other", vm(PASSWORD).credentials)).not.toBe((sealed.credentials as { digest: string }).digest);
+  });
+
+  it("should see no change for the same password, sealed or not", () => {
+    const state = sealCredentials(vm(PASSWORD));
+    expect(diffWorkload(state, sealCredentials(vm(PASSWORD))).changes).toBe(false);
+    expect(diffWorkload(state, vm(PASSWORD)).changes).toBe(false);
+  });
+
+  it("should update a VM and replace a database whose password changed", () => {
+    const vmDiff = diffWorkload(sealCredentials(vm(PASSWORD)), sealCredentials(vm("another-Pw-1")));
+    expect(vmDiff.replaces).toEqual([]);
+    expect(vmDiff.changes).not.toBe(false);
+    expect(diffWorkload(sealCredentials(db(PASSWORD)), sealCredentials(db("another-Pw-1"))).replaces).toEqual(["credentials"]);
+  });
+
+  it("should diff a state written by 0.1.0, which kept the password, cleanly", () => {
+    const legacy = { ...vm(PASSWORD), phase: "Running", generation: 1, observedGeneration: 1 };
+    expect(diffWorkload(legacy, sealCredentials(vm(PASSWORD))).changes).toBe(false);
+    expect(diffWorkload({ ...db(PASSWORD), phase: "Running" }, sealCredentials(db("another-Pw-1"))).replaces).toEqual(["credentials"]);
+    // Another change: decided by this diff alone, never by the engine's diff of a password against a digest.
+    const grown = diffWorkload({ ...db(PASSWORD), phase: "Running" }, { ...sealCredentials(db(PASSWORD)), memory: "2Gi" });
+    expect(grown).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("should give a sealed login back only in the process that sealed it", () => {
+    const vault = new CredentialVault();
+    const sealed = vault.seal(vm(PASSWORD));
+    expect(vault.unseal(sealed).credentials).toEqual(vm(PASSWORD).credentials);
+    expect(new CredentialVault().unseal(sealed)).toBe(sealed);
+  });
+});
+
+describe("workload credentials against the local service", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("should check into inputs without the password, create with it, and keep it out of outputs", async () => {
+    const checked = await h.workload.check({}, { ...db(PASSWORD), workloadId: "db-digest" });
+    expect(JSON.stringify(checked.inputs)).not.toContain(PASSWORD);
+    const { id, outs } = await up(h.workload, { ...db(PASSWORD), workloadId: "db-digest" });
+    expect(JSON.stringify(outs)).not.toContain(PASSWORD);
+    expect(outs.credentials).toEqual({ digest: credentialsDigest("db-digest", { password: PASSWORD }) });
+    // The same password again is no change and sends nothing.
+    await h.ctl.resetCounters();
+    const same = await change(h.workload, id, outs, { ...db(PASSWORD), workloadId: "db-digest" });
+    expect(same.diff.changes).toBe(false);
+    expect(await apiRequests(h)).toEqual({});
+  });
+});
