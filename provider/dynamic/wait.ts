@@ -1,4 +1,4 @@
-import { waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
 import type { ProviderContext } from "./context";
 import { describeWorkload, optionsOf, workloadIdOf, type Props } from "./props";
 import type { TimeoutOperation } from "./timeouts";
@@ -19,8 +19,7 @@ export async function awaitWorkload(
   const options = optionsOf(props);
   const timeoutMs = options.timeoutMs[op];
   const adminReady = until === "ready" && options.waitForAdminConsole;
-  const goal = until === "gone" ? "to be deleted" : adminReady ? "to be ready with its admin console" : "to be ready";
-  const handle = ctx.progress.begin(`${describeWorkload(props)} in workspace ${client.workspace}`, goal, timeoutMs);
+  const handle = ctx.progress.begin(`${describeWorkload(props)} in workspace ${client.workspace}`, describeWaitGoal(until, adminReady), timeoutMs);
   try {
     return await waitForWorkload(client, workloadIdOf(props), {
       ...ctx.waitTiming,

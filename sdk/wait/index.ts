@@ -1,4 +1,6 @@
-export { waitForWorkload, DEFAULT_WAIT_TIMING, formatDuration, type WaitOptions, type WaitProgress, type WaitableClient } from "./waiter";
+export { waitForWorkload, DEFAULT_WAIT_TIMING, type WaitOptions, type WaitableClient } from "./waiter";
+export { formatDuration, type WaitProgress } from "./workload-wait";
+export { describeWaitGoal } from "./goal";
 export { WorkloadCondition, type ConditionOptions, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 export { StatusObserver, type ObserverInit, type ObserverTiming } from "./observer";
 export { relevanceOf, rowWorthALook, namesTarget, type Relevance } from "./relevance";

@@ -1,4 +1,4 @@
-import { UNKNOWN, createContext, createTemplateProvider, diffWorkload } from "../../provider/dynamic";
+import { UNKNOWN, classifyWorkloadChanges, createContext, createTemplateProvider, diffWorkload } from "../../provider/dynamic";
 import { sealCredentials } from "../../provider/dynamic/credentials-digest";
 
 const PASSWORD = "diff-Pass-Word-1";
@@ -69,9 +69,18 @@ describe("diffWorkload", () => {
     expect(diffWorkload({ ...vmState, phase: "Failed" }, vmNews())).toMatchObject({ changes: true, replaces: [] });
     expect(diffWorkload({ ...kept, waitForReady: false }, { ...vmNews(), waitForReady: false })).toMatchObject({ changes: false });
   });
+});
 
-  it("should not restart when a restart trigger is only added or removed", () => {
-    expect(diffWorkload(vmState, without(vmNews(), "restartTrigger"))).toMatchObject({ changes: undefined, replaces: [] });
+describe("classifyWorkloadChanges", () => {
+  // diffWorkload answers the same for all of these (an input change, nothing replaced); what
+  // `update` then does (restart, upsert, or only record) is decided here.
+  it.each([
+    ["restart, and send nothing, when the trigger's value changes", vmState, { ...vmNews(), restartTrigger: "b" }, { restart: true, updates: [], local: [] }],
+    ["only record a trigger that is removed", vmState, without(vmNews(), "restartTrigger"), { restart: false, updates: [], local: ["restartTrigger"] }],
+    ["only record a trigger that is added", without(vmState, "restartTrigger"), vmNews(), { restart: false, updates: [], local: ["restartTrigger"] }],
+    ["restart and send the spec when both change", vmState, { ...vmNews(), restartTrigger: "b", cpus: 4 }, { restart: true, updates: ["cpus"], local: [] }],
+  ])("should %s", (_what, olds, news, expected) => {
+    expect(classifyWorkloadChanges(olds, news)).toEqual({ replaces: [], resumeWait: false, ...expected });
   });
 });
 

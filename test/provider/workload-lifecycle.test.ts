@@ -148,6 +148,8 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, { workloadId: id, type: "browser" });
     await h.workload.delete(rid, outs);
     await expect(client.getStatus(id)).rejects.toMatchObject({ status: 404 });
+    // The goal reads as in the SDK's timeout error ("… waiting for pod a to be gone").
+    expect(h.lines).toContain(`wws: waiting up to 600 s for browser ${id} in workspace demo to be gone`);
     await expect(h.workload.delete(rid, outs)).resolves.toBeUndefined();
   });
 

@@ -10,6 +10,7 @@ import {
   type ClientOptions,
 } from "../../sdk";
 import { openPools } from "../../sdk/http/pools";
+import { backoffClock } from "./backoff-clock";
 import { fail, fakeServer, freePort, json, type FakeServer } from "./fake-server";
 
 const KEY = "sk-test-0123456789";
@@ -182,11 +183,14 @@ describe("WorkspaceClient", () => {
 
   it("should stop retrying when maxElapsedMs is spent", async () => {
     handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "0.1" });
-    const started = Date.now();
-    await expect(make({ retry: { maxAttempts: 100, initialDelayMs: 1, maxElapsedMs: 350 } }).getSpec()).rejects.toThrow(UnavailableError);
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(server.requests.length).toBeGreaterThanOrEqual(3);
-    expect(server.requests.length).toBeLessThanOrEqual(5);
+    // Backoffs of exactly 100 ms, skipped on a virtual clock: attempts at 0, 100, 200 and 300 ms;
+    // a fifth would start at 400 ms, past the 350 ms budget, long before 100 attempts.
+    const { clock, timers } = backoffClock(100, { skip: true });
+    const call = make({ clock, random: () => 0, retry: { maxAttempts: 100, initialDelayMs: 1, maxElapsedMs: 350 } }).getSpec();
+    await expect(call).rejects.toThrow(UnavailableError);
+    await expect(call).rejects.toThrow(/gave up after 4 attempts in 0\.3 s/);
+    expect(server.requests).toHaveLength(4);
+    expect(timers.map((t) => t.state)).toEqual(["fired", "fired", "fired"]);
   });
 
   it("should retry until the call's deadline, however many attempts that takes", async () => {
@@ -220,10 +224,10 @@ describe("WorkspaceClient", () => {
     await expect(client.getSpec({ signal: ac.signal })).rejects.toThrow(AbortedError);
     handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "10" });
     const ac2 = new AbortController();
-    const started = Date.now();
-    setTimeout(() => ac2.abort(), 100);
-    await expect(make({ retry: { maxElapsedMs: 60_000 } }).getSpec({ signal: ac2.signal })).rejects.toThrow(AbortedError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Aborted as the 10 s backoff begins: the backoff is cut short, not waited out.
+    const { clock, timers } = backoffClock(10_000, { onSet: () => setImmediate(() => ac2.abort()) });
+    await expect(make({ clock, random: () => 0, retry: { maxElapsedMs: 60_000 } }).getSpec({ signal: ac2.signal })).rejects.toThrow(AbortedError);
+    expect(timers.map((t) => t.state)).toEqual(["cleared"]);
     await expect(client.getSpec({ signal: AbortSignal.abort() })).rejects.toThrow(AbortedError);
   });
 

@@ -96,6 +96,15 @@ describe("waitForWorkload", () => {
     );
   });
 
+  it("should name the admin console in its goal when it waits for one", async () => {
+    const caught = wait({ timeoutMs: 500, adminReady: true }).catch((e: unknown) => e);
+    reads.answer({ id: "web", type: "storage", phase: "Running", adminReady: false });
+    await jest.advanceTimersByTimeAsync(500);
+    expect(((await caught) as Error).message).toBe(
+      "timed out after 500 ms waiting for storage web to be ready with its admin console: last phase Running; admin console not ready yet",
+    );
+  });
+
   it("should cancel through the caller's signal", async () => {
     const ac = new AbortController();
     const caught = wait({ signal: ac.signal }).catch((e: unknown) => e);

@@ -1,0 +1,171 @@
+import type { Clock, TimerHandle } from "../clock";
+import { AbortedError, ConnectionError, HttpError, ReadinessTimeoutError, RequestTimeoutError, WorkloadFailedError } from "../errors";
+import type { StreamListener, Unsubscribe } from "../events/types";
+import type { WorkloadStatus } from "../schemas";
+import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
+import { describeWaitGoal } from "./goal";
+import { StatusObserver, type ObserverTiming } from "./observer";
+import { SharedStatusReads, type StatusSource } from "./reads";
+import type { SettleRule } from "./settle";
+
+/** Why a finished wait aborts its outstanding reads. */
+const FINISHED = "wait finished";
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+export interface WaitProgress {
+  id: string;
+  phase: string;
+  message: string | undefined;
+  status: WorkloadStatus;
+  /** Since the wait began. */
+  elapsedMs: number;
+  /**
+   * Set while the record is Running but the service gives no evidence that it is about the
+   * request: the wait is settling (see `settle.ts`), and takes it at `settleAt` (epoch ms) at the latest.
+   */
+  settling?: { settleAt: number; rule: SettleRule };
+}
+
+/** Everything one wait runs with, validated and defaulted by `waitForWorkload`. */
+export interface WorkloadWaitInit {
+  client: StatusSource;
+  id: string;
+  until: WaitGoal;
+  adminReady: boolean;
+  timeoutMs: number;
+  timing: ObserverTiming;
+  settle: SettleRule;
+  clock: Clock;
+  since?: Since;
+  signal?: AbortSignal;
+  onProgress?: (progress: WaitProgress) => void;
+  subscribe?: (listener: StreamListener) => Unsubscribe;
+}
+
+/** Failures of a read that another read may not have: keep waiting (the observer backs off). */
+function isTransient(error: unknown): boolean {
+  if (error instanceof ConnectionError || error instanceof RequestTimeoutError) return true;
+  return error instanceof HttpError && (error.status === 408 || error.status === 429 || error.status >= 500);
+}
+
+type Outcome = { value: WorkloadStatus | undefined } | { error: unknown };
+
+/**
+ * One wait for one workload.
+ * States: waiting (from `run()`) → finished, exactly once, by the first of: a satisfied or failed
+ * verdict on a `/status` record, a read error retrying cannot help, the timeout, the caller's abort.
+ * Named state kept for the messages: the last record, why it is still pending, the last transient
+ * read error (cleared by the next answer), and the last progress reported (to report changes only).
+ * Finishing stops the observer, clears the timer, drops the abort listener and aborts the reads.
+ */
+export class WorkloadWait {
+  private readonly done = new AbortController();
+  private readonly condition: WorkloadCondition;
+  private readonly observer: StatusObserver;
+  private readonly goalText: string;
+  private started = 0;
+  private timer: TimerHandle | undefined;
+  private deliver: (outcome: Outcome) => void = () => undefined;
+  private lastStatus: WorkloadStatus | undefined;
+  private pendingReason = "no status read yet";
+  private lastTransientError: unknown;
+  private reportedKey: string | undefined;
+
+  constructor(private readonly init: WorkloadWaitInit) {
+    const { until, adminReady, since, settle } = init;
+    this.condition = new WorkloadCondition({ until, adminReady, since, settle });
+    this.goalText = describeWaitGoal(until, adminReady);
+    this.observer = new StatusObserver({
+      id: init.id,
+      goal: until,
+      timing: init.timing,
+      clock: init.clock,
+      read: () => SharedStatusReads.of(init.client, init.id).read(this.done.signal),
+      subscribe: init.subscribe,
+      onObservation: (observation) => this.onObservation(observation),
+      onReadError: (error) => this.onReadError(error),
+    });
+  }
+
+  run(): Promise<WorkloadStatus | undefined> {
+    return new Promise((resolve, reject) => {
+      this.deliver = (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.value));
+      this.started = this.init.clock.now();
+      this.timer = this.init.clock.setTimeout(() => this.finish({ error: this.timeoutError() }), this.init.timeoutMs);
+      this.init.signal?.addEventListener("abort", this.onCallerAbort, { once: true });
+      this.observer.start();
+    });
+  }
+
+  private readonly onCallerAbort = (): void => {
+    this.finish({ error: new AbortedError(`waiting for ${this.workload()} ${this.goalText}`, this.init.signal?.reason) });
+  };
+
+  private onObservation(observation: Observation): void {
+    this.lastTransientError = undefined;
+    const verdict = this.condition.observe(observation, { now: this.init.clock.now(), lastActivityAt: this.observer.lastActivityAt() });
+    if (observation !== undefined) {
+      this.lastStatus = observation;
+      this.report(observation, verdict.kind === "pending" ? verdict.settleAt : undefined);
+    }
+    this.apply(verdict);
+  }
+
+  private apply(verdict: Verdict): void {
+    if (verdict.kind === "satisfied") this.finish({ value: verdict.status });
+    else if (verdict.kind === "failed") this.finish({ error: new WorkloadFailedError(this.init.id, verdict.status) });
+    else {
+      this.pendingReason = verdict.reason;
+      // Settling: look again when the rule would take the record, unless something comes first.
+      if (verdict.settleAt !== undefined) this.observer.checkAt(verdict.settleAt);
+    }
+  }
+
+  private onReadError(error: unknown): void {
+    if (isTransient(error)) this.lastTransientError = error;
+    else this.finish({ error });
+  }
+
+  private report(status: WorkloadStatus, settleAt: number | undefined): void {
+    const { onProgress, id, clock, settle } = this.init;
+    const key = `${status.phase}\n${status.message ?? ""}\n${settleAt !== undefined}`;
+    if (key === this.reportedKey || !onProgress) return;
+    this.reportedKey = key;
+    try {
+      const settling = settleAt !== undefined ? { settling: { settleAt, rule: settle } } : {};
+      onProgress({ id, phase: status.phase, message: status.message, status, elapsedMs: clock.now() - this.started, ...settling });
+    } catch {
+      // A progress reporter's failure is not the workload's.
+    }
+  }
+
+  private finish(outcome: Outcome): void {
+    if (this.done.signal.aborted) return;
+    this.observer.stop();
+    this.init.clock.clearTimeout(this.timer);
+    this.init.signal?.removeEventListener("abort", this.onCallerAbort);
+    this.done.abort(FINISHED); // a plain reason: no AbortError (and its stack trace) per finished wait
+    this.deliver(outcome);
+  }
+
+  private workload(): string {
+    return `${this.lastStatus?.type ?? "workload"} ${this.init.id}`;
+  }
+
+  private timeoutError(): ReadinessTimeoutError {
+    const last = this.lastStatus;
+    let seen = this.pendingReason;
+    if (last) {
+      seen = `last phase ${last.phase}${last.message ? ` (message: ${last.message})` : ""}`;
+      if (this.pendingReason !== `phase ${last.phase}`) seen += `; ${this.pendingReason}`;
+    }
+    if (this.lastTransientError instanceof Error) seen += `; last error: ${this.lastTransientError.message}`;
+    const { timeoutMs, id } = this.init;
+    const message = `timed out after ${formatDuration(timeoutMs)} waiting for ${this.workload()} ${this.goalText}: ${seen}`;
+    return new ReadinessTimeoutError(message, id, timeoutMs, last);
+  }
+}
