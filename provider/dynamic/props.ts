@@ -59,9 +59,18 @@ export function inputsOf(props: Props): Props {
 /** The upsert body: `{id, ...spec, credentials?}`. */
 export function bodyOf(props: Props): CreateBody {
   const body: Props = { id: props.workloadId, ...specFields(props) };
-  // Sealed credentials (a digest in place of the password) are not sent: the service keeps the login it has.
-  const login = props.credentials as { password?: unknown } | undefined | null;
-  if (typeof login?.password === "string") body.credentials = login;
+  if (props.credentials !== undefined && props.credentials !== null) body.credentials = props.credentials;
+  return body as unknown as CreateBody;
+}
+
+/**
+ * The upsert body to send. Credentials still sealed (a digest in place of the password: this
+ * process did not `check` them) are left out, and the service keeps the login it has.
+ */
+export function requestBodyOf(props: Props): CreateBody {
+  const body = bodyOf(props) as unknown as Props;
+  const login = body.credentials as { password?: unknown; digest?: unknown } | undefined;
+  if (login !== undefined && login.password === undefined && login.digest !== undefined) delete body.credentials;
   return body as unknown as CreateBody;
 }
 

@@ -9,7 +9,7 @@ import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
 import { ownCreateWarning, runsDeclaredSpec } from "./own-create";
 import { recordedReady, restartsOutsidePulumi, withStatus } from "./outputs";
-import { DRIFT_KEY, OUTPUT_KEYS, bodyOf, describeWorkload, inputsOf, optionsOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
+import { DRIFT_KEY, OUTPUT_KEYS, describeWorkload, inputsOf, optionsOf, requestBodyOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
 import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
@@ -127,7 +127,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             return { id: resourceId, outs: await settle(client, resourceId, props, "adopted", "create") };
           }
           const requestedAt = ctx.now();
-          await client.upsertWorkload(typeOf(props), bodyOf(credentials.unseal(props)), call);
+          await client.upsertWorkload(typeOf(props), requestBodyOf(credentials.unseal(props)), call);
           // Accepted: from here on the workload exists, and no failure may drop it from the stack.
           const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", "create", previous ? { previous, requestedAt } : undefined);
           return { id: resourceId, outs };
@@ -183,7 +183,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             throw new Error(`${describeWorkload(props)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
           }
           const requestedAt = ctx.now();
-          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), bodyOf(credentials.unseal(props)), call);
+          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), requestBodyOf(credentials.unseal(props)), call);
           if (changes.restart) await client.restartWorkload(workloadId, call);
           return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", "update", { previous, requestedAt }) };
         },
