@@ -205,11 +205,14 @@ describe("WorkspaceClient", () => {
 
   it("should give up at the deadline with the service's error", async () => {
     handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "1" });
-    const err = await make({ retry: { maxAttempts: 100 } }).getSpec({ deadline: Date.now() + 1_500 }).catch((e: unknown) => e);
-    // The service's own error: as is after one attempt, as `lastError` after a retry.
-    expect(err instanceof RetriesExhaustedError ? err.lastError : err).toBeInstanceOf(UnavailableError);
-    expect(server.requests.length).toBeGreaterThanOrEqual(1);
-    expect(server.requests.length).toBeLessThanOrEqual(2);
+    // Backoffs of exactly 1 s, skipped on a virtual clock: attempts at 0 and 1 s; a third would
+    // start at 2 s, past the deadline at 1.5 s.
+    const { clock } = backoffClock(1000, { skip: true });
+    const call = make({ clock, random: () => 0, retry: { maxAttempts: 100 } }).getSpec({ deadline: clock.now() + 1_500 });
+    const err = await call.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetriesExhaustedError);
+    expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(UnavailableError);
+    expect(server.requests).toHaveLength(2);
   });
 
   it("should time out an attempt with RequestTimeoutError", async () => {
