@@ -3,6 +3,9 @@ import { DNS_LABEL, DNS_LABEL_RULE } from "./schemas";
 /** The three settings every request needs. */
 export type ConnectionSetting = "baseUrl" | "workspace" | "apiKey";
 
+/** The settings, in the order checks and messages name them. */
+export const CONNECTION_SETTING_NAMES: readonly ConnectionSetting[] = Object.freeze(["baseUrl", "workspace", "apiKey"]);
+
 // Printable ASCII without spaces: anything else cannot travel in a header.
 const API_KEY = /^[\x21-\x7e]{1,4096}$/;
 

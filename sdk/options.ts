@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from "./clock";
 import { InvalidOptionError } from "./errors";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry";
-import { connectionSettingProblem } from "./connection-check";
+import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "./connection-check";
 import { SDK_VERSION } from "./version";
 import type { EventHub } from "./events/hub";
 import { resolveStreamOptions, type StreamOptions } from "./events/stream";
@@ -71,7 +71,7 @@ export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
 
 /** Throws the first connection setting that is invalid, naming it (see `connection-check.ts`). */
 function checkConnectionSettings(options: ClientOptions): void {
-  for (const setting of ["baseUrl", "workspace", "apiKey"] as const) {
+  for (const setting of CONNECTION_SETTING_NAMES) {
     const problem = connectionSettingProblem(setting, options[setting]);
     if (problem !== undefined) throw new InvalidOptionError(setting, problem);
   }

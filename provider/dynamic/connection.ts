@@ -1,4 +1,4 @@
-import { connectionSettingProblem } from "../../sdk";
+import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "../../sdk";
 import { isUnknown } from "./unknown";
 
 /** How to reach a workspace: the three settings every request needs. */
@@ -27,7 +27,6 @@ export const CONNECTION_SETTINGS: Readonly<Record<ConnectionField, { config: str
   apiKey: { config: "wws:apiKey", env: "WWS_API_KEY", set: "pulumi config set --secret wws:apiKey <key>", what: "API key" },
 });
 
-export const CONNECTION_FIELDS: readonly ConnectionField[] = ["baseUrl", "workspace", "apiKey"];
 
 /** The message of a missing setting: every way there is to set it. */
 export function missingSettingMessage(field: ConnectionField): string {
@@ -54,7 +53,7 @@ function nonEmpty(v: unknown): string | undefined {
 /** Resolves each setting on its own: `props[field]` → stack config → environment. */
 export function resolveConnection(props: Readonly<Record<string, unknown>>, sources: ConnectionSources): ResolvedConnection {
   const out: ResolvedConnection = { values: {}, unknown: [], missing: [], from: {} };
-  for (const field of CONNECTION_FIELDS) {
+  for (const field of CONNECTION_SETTING_NAMES) {
     const s = CONNECTION_SETTINGS[field];
     if (isUnknown(props[field])) {
       out.unknown.push(field);
@@ -91,7 +90,7 @@ export function requireConnection(
 ): Connection {
   const r = resolveConnection(props, sources);
   const problems = [...r.missing, ...r.unknown].map((f) => missingSettingMessage(f));
-  for (const field of CONNECTION_FIELDS) {
+  for (const field of CONNECTION_SETTING_NAMES) {
     const v = r.values[field];
     const p = v === undefined ? undefined : connectionProblem(field, v);
     if (p) problems.push(p);

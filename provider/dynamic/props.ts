@@ -1,3 +1,4 @@
+import { CONNECTION_SETTING_NAMES } from "../../sdk/connection-check";
 import type { CreateBody, WorkloadType } from "../../sdk/schemas";
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
@@ -17,7 +18,8 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./t
 export type Props = Record<string, unknown>;
 
 export const IDENTITY_KEYS = ["workloadId", "type"] as const;
-export const CONNECTION_KEYS = ["workspace", "baseUrl", "apiKey"] as const;
+/** The connection settings, in the order messages name them (the SDK's list). */
+export const CONNECTION_KEYS = CONNECTION_SETTING_NAMES;
 export const OPTION_KEYS = ["waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "restartTrigger", "adopt"] as const;
 export const OUTPUT_KEYS = [
   "phase",
