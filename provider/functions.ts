@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { WorkspaceClient, type FleetHosts, type WorkloadStatus } from "../sdk";
-import { connectionProblem, missingSettingMessage, resolveConnection, type Connection } from "./dynamic/connection";
+import { requireConnection, type Connection } from "./dynamic/connection";
 import { Workspace } from "./resources/workspace";
 import type { ConnectionArgs } from "./resources/inputs";
 
@@ -26,14 +26,7 @@ function connectionOutput(args: ConnectionArgs): pulumi.Output<Resolved> {
 
 /** The connection of a function call, or an error naming every way to set what is missing. Exported for tests. */
 export function programConnection(what: string, given: Resolved, env: Readonly<Record<string, string | undefined>> = process.env): Connection {
-  const r = resolveConnection(given, { env });
-  const problems = r.missing.map(missingSettingMessage);
-  for (const [field, value] of Object.entries(r.values)) {
-    const p = connectionProblem(field as keyof Connection, value);
-    if (p) problems.push(p);
-  }
-  if (problems.length > 0) throw new Error(`${what}: ${problems.join("; ")}`);
-  return r.values as Connection;
+  return requireConnection(given, { env }, what);
 }
 
 async function withClient<T>(what: string, given: Resolved, fn: (client: WorkspaceClient) => Promise<T>): Promise<T> {

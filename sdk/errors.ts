@@ -11,9 +11,6 @@ import { redact } from "./redact";
  * passed through `redact` as a second line of defence.
  */
 export class WwsError extends Error {
-  /** Attempts made when a retried call gave up; set by the request loop (absent otherwise). */
-  declare attempts?: number;
-
   constructor(
     readonly code: string,
     message: string,
@@ -180,6 +177,21 @@ export class UnavailableError extends HttpError {
 export class ServerError extends HttpError {
   constructor(init: HttpErrorInit) {
     super(init, "The service failed: try again, and report the request id if it persists.");
+  }
+}
+
+/**
+ * A call was tried more than once and every attempt failed transiently; `lastError` (also the
+ * `cause`) is the last attempt's failure, with its status, request id and `Retry-After`. Thrown
+ * only after a retry: a call that failed once throws its own error.
+ */
+export class RetriesExhaustedError extends WwsError {
+  constructor(
+    readonly lastError: WwsError,
+    readonly attempts: number,
+    readonly elapsedMs: number,
+  ) {
+    super("retries_exhausted", `${lastError.message} (gave up after ${attempts} attempts in ${(elapsedMs / 1000).toFixed(1)} s)`, { cause: lastError });
   }
 }
 

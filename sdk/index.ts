@@ -33,6 +33,7 @@ export {
   RateLimitedError,
   UnavailableError,
   ServerError,
+  RetriesExhaustedError,
   StreamAuthError,
   ReadinessTimeoutError,
   WorkloadFailedError,
@@ -43,6 +44,8 @@ export {
   type ErrorContext,
 } from "./errors";
 export { DEFAULT_RETRY, shouldRetry, backoffDelay, type RetryOptions, type RetryPolicy, type RetryDecision, type RetryInput } from "./retry";
+export { isTransientFailure, isTransientStatus } from "./transient";
+export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
 export { parseRetryAfter, MAX_RETRY_AFTER_MS } from "./http/retry-after";
 export { systemClock, sleep, type Clock, type TimerHandle } from "./clock";
 export { SDK_VERSION } from "./version";

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from "./clock";
 import { InvalidOptionError } from "./errors";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry";
-import { DNS_LABEL, DNS_LABEL_RULE } from "./schemas";
+import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "./connection-check";
 import { SDK_VERSION } from "./version";
 import type { EventHub } from "./events/hub";
 import { resolveStreamOptions, type StreamOptions } from "./events/stream";
@@ -69,32 +69,19 @@ export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
   random: Math.random,
 });
 
-function checkBaseUrl(baseUrl: unknown): URL {
-  if (typeof baseUrl !== "string") throw new InvalidOptionError("baseUrl", "must be a string such as http://127.0.0.1:8787");
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InvalidOptionError("baseUrl", "must be an absolute URL such as http://127.0.0.1:8787");
+/** Throws the first connection setting that is invalid, naming it (see `connection-check.ts`). */
+function checkConnectionSettings(options: ClientOptions): void {
+  for (const setting of CONNECTION_SETTING_NAMES) {
+    const problem = connectionSettingProblem(setting, options[setting]);
+    if (problem !== undefined) throw new InvalidOptionError(setting, problem);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidOptionError("baseUrl", "must use http or https");
-  // Credentials in a URL end up in logs; the key has its own option. The URL is not echoed.
-  if (url.username !== "" || url.password !== "") throw new InvalidOptionError("baseUrl", "must not contain credentials; pass the API key as apiKey");
-  if (url.search !== "" || url.hash !== "") throw new InvalidOptionError("baseUrl", "must not have a query or fragment");
-  return url;
 }
 
 /** Merges the options over the defaults once and rejects invalid ones. The API key is checked, not kept. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
   if (typeof options !== "object" || options === null) throw new InvalidOptionError("options", "must be an object");
-  const url = checkBaseUrl(options.baseUrl);
-  if (typeof options.workspace !== "string" || !DNS_LABEL.test(options.workspace)) {
-    throw new InvalidOptionError("workspace", DNS_LABEL_RULE);
-  }
-  // Printable ASCII without spaces: anything else cannot travel in a header. The value is never quoted.
-  if (typeof options.apiKey !== "string" || !/^[\x21-\x7e]{1,4096}$/.test(options.apiKey)) {
-    throw new InvalidOptionError("apiKey", "must be a non-empty string of printable ASCII characters without spaces");
-  }
+  checkConnectionSettings(options);
+  const url = new URL(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_OPTIONS.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
   const retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };

@@ -1,4 +1,5 @@
-import { AbortedError, ConnectionError, HttpError, RequestTimeoutError, retryAfterOf, type WwsError } from "./errors";
+import { AbortedError, ConnectionError, HttpError, retryAfterOf, type WwsError } from "./errors";
+import { isTransientFailure } from "./transient";
 
 /** Retry bounds of a client. Every field is optional; see `DEFAULT_RETRY`. */
 export interface RetryOptions {
@@ -51,11 +52,6 @@ export function backoffDelay(attempt: number, initialDelayMs: number, maxDelayMs
   return Math.floor(random() * ceiling);
 }
 
-/** 501 and 505 say the service will never do it; every other 5xx may pass on a second try. */
-function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
-}
-
 /** Whether to try a failed call again, and after how long. Pure: no clock, no network. */
 export function shouldRetry(input: RetryInput): RetryDecision {
   const { error, policy, attempt, elapsedMs, options, remainingMs } = input;
@@ -72,11 +68,8 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   // A call that must not run twice is repeated only when the service cannot have seen it.
   if (policy === "unsent-only" && !neverSent) return { retry: false, reason: "not safe to repeat once sent" };
 
-  // The same request would fail the same way: 4xx other than 408/429, 501, a body we cannot read.
-  if (error instanceof HttpError && !isTransientStatus(error.status)) return { retry: false, reason: `status ${error.status} is final` };
-  if (!(error instanceof HttpError || error instanceof ConnectionError || error instanceof RequestTimeoutError)) {
-    return { retry: false, reason: `${error.code} is final` };
-  }
+  // The same request would fail the same way: most 4xx, 501, a body we cannot read (transient.ts).
+  if (!isTransientFailure(error)) return { retry: false, reason: error instanceof HttpError ? `status ${error.status} is final` : `${error.code} is final` };
 
   // Retry-After is a floor, not a suggestion; a little jitter on top keeps callers that were
   // refused together from coming back together.

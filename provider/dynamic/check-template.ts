@@ -2,12 +2,11 @@ import { TEMPLATE_CONFIG_MAX_BYTES, TEMPLATE_CONFIG_MAX_DEPTH, TemplateCreate, W
 import { checkConnection, type CheckOutcome } from "./check-workload";
 import type { ConnectionSources } from "./connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./failures";
-import { PROVIDER_KEY, type Props } from "./props";
+import { CONNECTION_KEYS, PROVIDER_KEY, TEMPLATE_FIELDS, TEMPLATE_OUTPUT_KEYS, type Props } from "./props";
 import { containsUnknown } from "./unknown";
 
-export const TEMPLATE_FIELDS = ["name", "description", "kind", "config"] as const;
 /** Keys of a template's property bag that are not fields of the create body. */
-const NOT_BODY = new Set(["workspace", "baseUrl", "apiKey", "templateId", "createdAt", "adoptId", PROVIDER_KEY]);
+const NOT_BODY = new Set<string>([...CONNECTION_KEYS, ...TEMPLATE_OUTPUT_KEYS, "adoptId", PROVIDER_KEY]);
 
 /** Limits the schema checks in a rule, which zod skips while another field fails: checked here then. */
 function configLimits(config: unknown): Failure[] {
@@ -44,7 +43,7 @@ export function checkTemplate(news: Props, sources: ConnectionSources): CheckOut
   for (const [k, v] of Object.entries(news)) if (!NOT_BODY.has(k) && v !== undefined && v !== null) body[k] = v;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
   for (const k of unknownKeys) delete body[k];
-  const outcome = schemaFailures(TemplateCreate, body, { unknownKeys, knownFields: TEMPLATE_FIELDS, schema: TemplateCreate, otherArguments: ["workspace", "baseUrl", "apiKey"] });
+  const outcome = schemaFailures(TemplateCreate, body, { unknownKeys, knownFields: TEMPLATE_FIELDS, schema: TemplateCreate, otherArguments: CONNECTION_KEYS });
   failures.push(...outcome.failures);
   const adoptId = news.adoptId;
   if (adoptId !== undefined && adoptId !== null && !containsUnknown(adoptId) && (typeof adoptId !== "string" || !/^tpl_[0-9a-f]+$/.test(adoptId))) {

@@ -1,5 +1,5 @@
 import { CREATE_BODY, Name, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
-import { CONNECTION_FIELDS, connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
+import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
 import { CONNECTION_KEYS, OPTION_KEYS, bodyOf, type Props } from "./props";
 import { MAX_TIMEOUT_SECONDS, timeoutProblems } from "./timeouts";
@@ -23,7 +23,7 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
   const failures: Failure[] = [];
   const r = resolveConnection(news, sources);
   for (const field of r.missing) failures.push(failureAt([field], missingSettingMessage(field)));
-  for (const field of CONNECTION_FIELDS) {
+  for (const field of CONNECTION_KEYS) {
     const value = r.values[field];
     if (value === undefined) continue;
     const problem = connectionProblem(field, value);

@@ -1,4 +1,4 @@
-import { DNS_LABEL, DNS_LABEL_RULE } from "../../sdk/schemas";
+import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "../../sdk";
 import { isUnknown } from "./unknown";
 
 /** How to reach a workspace: the three settings every request needs. */
@@ -27,7 +27,6 @@ export const CONNECTION_SETTINGS: Readonly<Record<ConnectionField, { config: str
   apiKey: { config: "wws:apiKey", env: "WWS_API_KEY", set: "pulumi config set --secret wws:apiKey <key>", what: "API key" },
 });
 
-export const CONNECTION_FIELDS: readonly ConnectionField[] = ["baseUrl", "workspace", "apiKey"];
 
 /** The message of a missing setting: every way there is to set it. */
 export function missingSettingMessage(field: ConnectionField): string {
@@ -54,7 +53,7 @@ function nonEmpty(v: unknown): string | undefined {
 /** Resolves each setting on its own: `props[field]` → stack config → environment. */
 export function resolveConnection(props: Readonly<Record<string, unknown>>, sources: ConnectionSources): ResolvedConnection {
   const out: ResolvedConnection = { values: {}, unknown: [], missing: [], from: {} };
-  for (const field of CONNECTION_FIELDS) {
+  for (const field of CONNECTION_SETTING_NAMES) {
     const s = CONNECTION_SETTINGS[field];
     if (isUnknown(props[field])) {
       out.unknown.push(field);
@@ -73,33 +72,29 @@ export function resolveConnection(props: Readonly<Record<string, unknown>>, sour
   return out;
 }
 
-/** The problem with a setting's value, if any. Never quotes the value (it may be the key). */
+/** The problem with a setting's value, if any, led by the setting's name. Never quotes the value (it may be the key). */
 export function connectionProblem(field: ConnectionField, value: string): string | undefined {
-  if (field === "workspace") return DNS_LABEL.test(value) ? undefined : `workspace ${DNS_LABEL_RULE}`;
-  if (field === "apiKey") {
-    return /^[\x21-\x7e]{1,4096}$/.test(value) ? undefined : "apiKey must be a non-empty string of printable ASCII characters without spaces";
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "baseUrl must be an absolute URL such as http://127.0.0.1:8787";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "baseUrl must use http or https";
-  if (url.username !== "" || url.password !== "") return "baseUrl must not contain credentials; pass the API key as apiKey";
-  if (url.search !== "" || url.hash !== "") return "baseUrl must not have a query or fragment";
-  return undefined;
+  const problem = connectionSettingProblem(field, value);
+  return problem === undefined ? undefined : `${field} ${problem}`;
 }
 
-/** The complete connection, or an error naming every way to set what is missing. For create/read/update/delete. */
-export function requireConnection(props: Readonly<Record<string, unknown>>, sources: ConnectionSources): Connection {
+/**
+ * The complete connection, or an error naming every way to set what is missing and every invalid
+ * value. For create/read/update/delete (led by "cannot reach …") and for the functions a program
+ * calls (led by the function's name).
+ */
+export function requireConnection(
+  props: Readonly<Record<string, unknown>>,
+  sources: ConnectionSources,
+  what = "cannot reach the Workspace Workload Service",
+): Connection {
   const r = resolveConnection(props, sources);
   const problems = [...r.missing, ...r.unknown].map((f) => missingSettingMessage(f));
-  for (const field of CONNECTION_FIELDS) {
+  for (const field of CONNECTION_SETTING_NAMES) {
     const v = r.values[field];
     const p = v === undefined ? undefined : connectionProblem(field, v);
     if (p) problems.push(p);
   }
-  if (problems.length > 0) throw new Error(`cannot reach the Workspace Workload Service: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new Error(`${what}: ${problems.join("; ")}`);
   return r.values as Connection;
 }

@@ -1,3 +1,4 @@
+import { CONNECTION_SETTING_NAMES } from "../../sdk/connection-check";
 import type { CreateBody, WorkloadType } from "../../sdk/schemas";
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
@@ -17,7 +18,8 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./t
 export type Props = Record<string, unknown>;
 
 export const IDENTITY_KEYS = ["workloadId", "type"] as const;
-export const CONNECTION_KEYS = ["workspace", "baseUrl", "apiKey"] as const;
+/** The connection settings, in the order messages name them (the SDK's list). */
+export const CONNECTION_KEYS = CONNECTION_SETTING_NAMES;
 export const OPTION_KEYS = ["waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "restartTrigger", "adopt"] as const;
 export const OUTPUT_KEYS = [
   "phase",
@@ -30,12 +32,18 @@ export const OUTPUT_KEYS = [
   "generation",
   "observedGeneration",
 ] as const;
+/** The fields of a template a user sets (the create body). */
+export const TEMPLATE_FIELDS = ["name", "description", "kind", "config"] as const;
+/** What the service reports of a template; outputs only. */
+export const TEMPLATE_OUTPUT_KEYS: readonly string[] = Object.freeze(["templateId", "createdAt"]);
 /** Written by `read` only: restarts the stack did not ask for (see `restartsOutsidePulumi`). */
 export const DRIFT_KEY = "restartsOutsidePulumi";
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
-const NOT_SPEC = new Set<string>([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", DRIFT_KEY, PROVIDER_KEY]);
+/** Every key of the bag that is not a spec field: a spec field must not use one. */
+export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", DRIFT_KEY, PROVIDER_KEY]);
+const NOT_SPEC = new Set<string>(NOT_SPEC_KEYS);
 
 /** The spec fields of `props`: everything that is not identity, credentials, connection, option or output. */
 export function specFields(props: Props): Props {

@@ -1,16 +1,14 @@
 import { NotFoundError, type CallOptions, type Template, type TemplateCreate, type WorkspaceClient } from "../../sdk";
-import { checkTemplate, TEMPLATE_FIELDS } from "./check-template";
+import { checkTemplate } from "./check-template";
 import { requireConnection } from "./connection";
 import type { ManagedContext } from "./context";
 import { diffResultOf } from "./diff-workload";
 import { sameValue } from "./equal";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
-import { PROVIDER_KEY, type Props } from "./props";
+import { PROVIDER_KEY, TEMPLATE_FIELDS, TEMPLATE_OUTPUT_KEYS, type Props } from "./props";
 import type { ProviderImpl } from "./types";
 
-/** Outputs only: what the service assigns. */
-const TEMPLATE_OUTPUTS = ["templateId", "createdAt"];
 /**
  * Template calls retry transient failures for this long (templates have no ready timeout of their
  * own); a template create is still sent once unless it provably never left (sdk/retry.ts).
@@ -73,7 +71,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async diff(_id, olds, news) {
       const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
-        .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_OUTPUTS.includes(k))
+        .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_OUTPUT_KEYS.includes(k))
         .filter((k) => !sameValue(olds[k], news[k]))
         .sort();
       // Created before the old one is deleted: the new template gets a new id.
@@ -110,7 +108,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
             throw err;
           }
           const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
-          const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUTS.includes(k) && k !== PROVIDER_KEY));
+          const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY));
           return { id, props: outs, inputs };
         },
       );

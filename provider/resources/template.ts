@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
+import { CONNECTION_KEYS, PROVIDER_KEY, TEMPLATE_FIELDS, TEMPLATE_OUTPUT_KEYS } from "../dynamic/props";
 import { HostedResource } from "../stub";
 import { connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
 
@@ -24,9 +25,9 @@ export interface TemplateArgs extends ConnectionArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const TEMPLATE_ARGS = new Set(["name", "description", "kind", "config", "workspace", "baseUrl", "apiKey"]);
+const TEMPLATE_ARGS = new Set<string>([...TEMPLATE_FIELDS, ...CONNECTION_KEYS]);
 /** Keys of the property bag that are not arguments. */
-const NOT_ARGUMENTS = new Set(["templateId", "createdAt", "__provider"]);
+const NOT_ARGUMENTS = new Set([...TEMPLATE_OUTPUT_KEYS, PROVIDER_KEY]);
 const REPLACE_ON_CHANGES = ["name", "description", "kind", "config", "workspace"];
 
 /**

@@ -1,19 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
+import { CONNECTION_KEYS, NOT_SPEC_KEYS, OPTION_KEYS, OUTPUT_KEYS } from "../dynamic/props";
 import { HostedResource } from "../stub";
 import { connectionProps, refuseDeepInput, secretCredentials, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
 
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
 
-/** The outputs the service reports, as properties of the resource (undefined until known). */
-const OUTPUTS = ["phase", "message", "restartCount", "endpoint", "adminUrl", "adminReady", "connectionUri", "generation", "observedGeneration"];
+/** The arguments every workload class takes besides its spec fields (`customTimeouts` is a resource option). */
+const COMMON_ARGS = ["workloadId", ...CONNECTION_KEYS, "credentials", ...OPTION_KEYS.filter((k) => k !== "customTimeouts")];
 
-/** The arguments every workload class takes besides its spec fields. */
-const COMMON_ARGS = ["workloadId", "workspace", "baseUrl", "apiKey", "credentials", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "restartTrigger", "adopt"];
-
-/** Keys of the property bag that are not spec fields; a spec must not use them. */
-const RESERVED = new Set(["id", "type", "customTimeouts", "restartsOutsidePulumi", "__provider", ...COMMON_ARGS, ...OUTPUTS]);
+/** Keys a spec must not use: the bag's own keys, and `id` (the engine's; users set `workloadId`). */
+const RESERVED = new Set(["id", ...NOT_SPEC_KEYS]);
 
 /** What changes of a workload replace it; the engine marks them `*-replace` in its detailed diff. */
 const REPLACE_ON_CHANGES = ["workspace", "workloadId", "type"];
@@ -103,7 +101,7 @@ export abstract class WorkloadResource extends HostedResource {
       restartTrigger: args.restartTrigger,
       adopt: args.adopt,
       // Every output must be a key here for the resource to get a property for it.
-      ...Object.fromEntries(OUTPUTS.map((k) => [k, undefined])),
+      ...Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined])),
     };
     super("workload", className, name, props, connection.opts);
   }

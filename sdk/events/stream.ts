@@ -5,6 +5,7 @@ import { isBeforeSend } from "../http/attempt";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
 import { backoffDelay } from "../retry";
+import { isTransientFailure } from "../transient";
 import { decodeEvent } from "./decode";
 import type { StreamListener, StreamState } from "./types";
 import { Watchdog } from "./watchdog";
@@ -194,7 +195,7 @@ export class EventStream {
     }
   }
 
-  /** A non-stream answer: 401/403 and other final 4xx stop the stream; 408, 429 and 5xx are retried. */
+  /** A non-stream answer: 401/403 and other final statuses (transient.ts) stop the stream; transient ones are retried. */
   private refused(status: number, headers: Record<string, string | string[] | undefined>, text: string): Outcome {
     let body: unknown = text;
     try {
@@ -211,7 +212,7 @@ export class EventStream {
       { operation: this.operation, workspace: this.init.workspace, secrets: [this.#apiKey], now: this.init.clock.now() },
     );
     if (status === 401 || status === 403) return { kind: "fatal", error: new StreamAuthError(error) };
-    if (status >= 400 && status < 500 && status !== 408 && status !== 429) return { kind: "fatal", error };
+    if (!isTransientFailure(error)) return { kind: "fatal", error };
     return { kind: "retry", wasOpen: false, error };
   }
 

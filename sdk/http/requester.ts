@@ -1,7 +1,7 @@
 import type { Pool } from "undici";
 import type { z } from "zod";
 import { sleep } from "../clock";
-import { AbortedError, ResponseValidationError, WwsError, errorFromResponse } from "../errors";
+import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError, errorFromResponse } from "../errors";
 import type { ResolvedClientOptions } from "../options";
 import { collectSecrets } from "../redact";
 import { shouldRetry, type RetryPolicy } from "../retry";
@@ -84,13 +84,7 @@ export class Requester {
       const now = clock.now();
       const remainingMs = ctx.deadline === undefined ? undefined : ctx.deadline - now;
       const decision = shouldRetry({ error, policy: spec.policy, attempt, elapsedMs: now - started, options: retry, remainingMs, random });
-      if (!decision.retry) {
-        if (attempt > 1) {
-          error.attempts = attempt;
-          error.message += ` (gave up after ${attempt} attempts in ${((clock.now() - started) / 1000).toFixed(1)} s)`;
-        }
-        throw error;
-      }
+      if (!decision.retry) throw attempt > 1 ? new RetriesExhaustedError(error, attempt, clock.now() - started) : error;
       try {
         await sleep(decision.delayMs, clock, ctx.signal);
       } catch (reason) {

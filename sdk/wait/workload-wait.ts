@@ -1,7 +1,8 @@
 import type { Clock, TimerHandle } from "../clock";
-import { AbortedError, ConnectionError, HttpError, ReadinessTimeoutError, RequestTimeoutError, WorkloadFailedError } from "../errors";
+import { AbortedError, ReadinessTimeoutError, WorkloadFailedError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { WorkloadStatus } from "../schemas";
+import { isTransientFailure } from "../transient";
 import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
 import { StatusObserver, type ObserverTiming } from "./observer";
@@ -44,12 +45,6 @@ export interface WorkloadWaitInit {
   signal?: AbortSignal;
   onProgress?: (progress: WaitProgress) => void;
   subscribe?: (listener: StreamListener) => Unsubscribe;
-}
-
-/** Failures of a read that another read may not have: keep waiting (the observer backs off). */
-function isTransient(error: unknown): boolean {
-  if (error instanceof ConnectionError || error instanceof RequestTimeoutError) return true;
-  return error instanceof HttpError && (error.status === 408 || error.status === 429 || error.status >= 500);
 }
 
 type Outcome = { value: WorkloadStatus | undefined } | { error: unknown };
@@ -126,7 +121,8 @@ export class WorkloadWait {
   }
 
   private onReadError(error: unknown): void {
-    if (isTransient(error)) this.lastTransientError = error;
+    // A read that may pass on a second try keeps the wait going (the observer backs off).
+    if (isTransientFailure(error)) this.lastTransientError = error;
     else this.finish({ error });
   }
 

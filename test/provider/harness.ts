@@ -1,5 +1,6 @@
 import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
 import { createContext, createTemplateProvider, createWorkloadProvider, type ManagedContext, type ProviderImpl } from "../../provider/dynamic";
+import { OUTPUT_KEYS } from "../../provider/dynamic/props";
 
 export const KEY = "prov-Key-demo-6d2e41";
 export const OTHER_KEY = "prov-Key-other-77a1c0";
@@ -60,7 +61,7 @@ export async function up(provider: ProviderImpl, news: Props): Promise<{ id: str
 
 /** What the engine does for an existing resource: `check` against the old inputs, `diff`, and `update` when there are changes. */
 export async function change(provider: ProviderImpl, id: string, state: Props, news: Props): Promise<{ diff: Awaited<ReturnType<ProviderImpl["diff"]>>; outs?: Props }> {
-  const oldInputs = Object.fromEntries(Object.entries(state).filter(([k]) => !["phase", "message", "restartCount", "endpoint", "adminUrl", "adminReady", "connectionUri", "generation", "observedGeneration"].includes(k)));
+  const oldInputs = Object.fromEntries(Object.entries(state).filter(([k]) => !(OUTPUT_KEYS as readonly string[]).includes(k)));
   const checked = await provider.check(oldInputs, news);
   if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
   const inputs = { ...checked.inputs, __provider: STUB };

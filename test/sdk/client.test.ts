@@ -5,6 +5,7 @@ import {
   RequestTimeoutError,
   ResponseValidationError,
   ServerError,
+  RetriesExhaustedError,
   UnavailableError,
   WorkspaceClient,
   type ClientOptions,
@@ -175,8 +176,9 @@ describe("WorkspaceClient", () => {
   it("should give up after maxAttempts and say so", async () => {
     handler = (_m, _u, res) => fail(res, 502, "internal");
     const err = await make({ retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1 } }).getSpec().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ServerError);
-    expect((err as ServerError).attempts).toBe(3);
+    expect(err).toBeInstanceOf(RetriesExhaustedError);
+    expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(ServerError);
+    expect((err as RetriesExhaustedError).attempts).toBe(3);
     expect((err as Error).message).toMatch(/gave up after 3 attempts/);
     expect(server.requests).toHaveLength(3);
   });
@@ -187,7 +189,8 @@ describe("WorkspaceClient", () => {
     // a fifth would start at 400 ms, past the 350 ms budget, long before 100 attempts.
     const { clock, timers } = backoffClock(100, { skip: true });
     const call = make({ clock, random: () => 0, retry: { maxAttempts: 100, initialDelayMs: 1, maxElapsedMs: 350 } }).getSpec();
-    await expect(call).rejects.toThrow(UnavailableError);
+    await expect(call).rejects.toThrow(RetriesExhaustedError);
+    await expect(call.catch((e: RetriesExhaustedError) => e.lastError)).resolves.toBeInstanceOf(UnavailableError);
     await expect(call).rejects.toThrow(/gave up after 4 attempts in 0\.3 s/);
     expect(server.requests).toHaveLength(4);
     expect(timers.map((t) => t.state)).toEqual(["fired", "fired", "fired"]);
@@ -202,17 +205,22 @@ describe("WorkspaceClient", () => {
 
   it("should give up at the deadline with the service's error", async () => {
     handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "1" });
-    const err = await make({ retry: { maxAttempts: 100 } }).getSpec({ deadline: Date.now() + 1_500 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UnavailableError);
-    expect(server.requests.length).toBeGreaterThanOrEqual(1);
-    expect(server.requests.length).toBeLessThanOrEqual(2);
+    // Backoffs of exactly 1 s, skipped on a virtual clock: attempts at 0 and 1 s; a third would
+    // start at 2 s, past the deadline at 1.5 s.
+    const { clock } = backoffClock(1000, { skip: true });
+    const call = make({ clock, random: () => 0, retry: { maxAttempts: 100 } }).getSpec({ deadline: clock.now() + 1_500 });
+    const err = await call.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetriesExhaustedError);
+    expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(UnavailableError);
+    expect(server.requests).toHaveLength(2);
   });
 
   it("should time out an attempt with RequestTimeoutError", async () => {
     handler = () => undefined; // never answers
     const c = make({ timeoutMs: 100, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } });
     const err = await c.getSpec().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect(err).toBeInstanceOf(RetriesExhaustedError);
+    expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(RequestTimeoutError);
     expect(server.requests).toHaveLength(2);
     await expect(c.getSpec({ timeoutMs: 50 })).rejects.toThrow(/timed out after 50 ms/);
   });

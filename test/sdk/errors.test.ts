@@ -14,6 +14,7 @@ import {
   RequestTimeoutError,
   ResponseValidationError,
   ServerError,
+  RetriesExhaustedError,
   StreamAuthError,
   UnauthorizedError,
   UnavailableError,
@@ -130,6 +131,7 @@ describe("error catalogue", () => {
     [new StreamAuthError(http), "StreamAuthError", "stream_unauthorized"],
     [new ReadinessTimeoutError("timed out", "web", 1000, undefined), "ReadinessTimeoutError", "readiness_timeout"],
     [new WorkloadFailedError("web", status), "WorkloadFailedError", "workload_failed"],
+    [new RetriesExhaustedError(http, 2, 300), "RetriesExhaustedError", "retries_exhausted"],
   ])("should pin %s's name and code", (err, name, code) => {
     expect(err).toBeInstanceOf(WwsError);
     expect(err.name).toBe(name);

@@ -127,6 +127,18 @@ describe("EventStream", () => {
     server = undefined;
   });
 
+  it("should stop for good on 501, which no reconnect would change", async () => {
+    const s = await connect(({ res }) => {
+      res.writeHead(501, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "not_implemented", message: "no event stream here" } }));
+    });
+    await until(() => seen.states.includes("closed"));
+    expect(seen.errors.map((e) => e.name)).toEqual(["ServerError"]);
+    expect(seen.errors[0].message).toContain("no event stream here");
+    await new Promise((r) => setTimeout(r, 60)); // several reconnect backoffs (10-20 ms)
+    expect(s.requests).toHaveLength(1);
+  });
+
   it("should reconnect after 429/503 no sooner than Retry-After", async () => {
     const s = await connect(({ index, res }) => {
       if (index < 2) {

@@ -1,0 +1,56 @@
+import {
+  AbortedError,
+  ConnectionError,
+  InvalidOptionError,
+  RequestTimeoutError,
+  ResponseValidationError,
+  RetriesExhaustedError,
+  errorFromResponse,
+  isTransientFailure,
+} from "../../sdk";
+
+const ctx = { operation: "get status of workload web" };
+const http = (status: number) => errorFromResponse({ status, headers: {}, body: undefined }, ctx);
+
+describe("isTransientFailure", () => {
+  it.each([
+    ["408 Request Timeout", true, http(408)],
+    ["425 Too Early", true, http(425)],
+    ["429 Too Many Requests", true, http(429)],
+    ["500 Internal Server Error", true, http(500)],
+    ["501 Not Implemented", false, http(501)],
+    ["502 Bad Gateway", true, http(502)],
+    ["503 Service Unavailable", true, http(503)],
+    ["504 Gateway Timeout", true, http(504)],
+    ["505 HTTP Version Not Supported", false, http(505)],
+    ["400 Bad Request", false, http(400)],
+    ["401 Unauthorized", false, http(401)],
+    ["403 Forbidden", false, http(403)],
+    ["404 Not Found", false, http(404)],
+    ["409 Conflict", false, http(409)],
+    ["413 Payload Too Large", false, http(413)],
+    ["a refused connection", true, new ConnectionError("op", true, new Error("connect ECONNREFUSED"))],
+    ["a connection reset after sending", true, new ConnectionError("op", false, new Error("socket hang up"))],
+    ["an attempt timeout", true, new RequestTimeoutError("op", 100)],
+    ["the caller's abort", false, new AbortedError("op")],
+    ["an invalid option", false, new InvalidOptionError("timeoutMs", "must be positive")],
+    ["a body that fails its schema", false, new ResponseValidationError("op", 200, undefined, [{ path: "phase", message: "required" }])],
+    ["retries run out on a 503", true, new RetriesExhaustedError(http(503), 4, 1_000)],
+    ["retries run out on a timeout", true, new RetriesExhaustedError(new RequestTimeoutError("op", 100), 2, 200)],
+    ["a plain Error", false, new Error("boom")],
+  ])("should judge %s transient: %s", (_what, transient, error) => {
+    expect(isTransientFailure(error)).toBe(transient);
+  });
+});
+
+describe("RetriesExhaustedError", () => {
+  it("should keep the last error untouched and say how long the retries ran", () => {
+    const last = http(503);
+    const before = last.message;
+    const err = new RetriesExhaustedError(last, 3, 1_250);
+    expect(last.message).toBe(before);
+    expect(err.cause).toBe(last);
+    expect(err.lastError).toBe(last);
+    expect(err.message).toBe(`${before} (gave up after 3 attempts in 1.3 s)`);
+  });
+});
