@@ -23,8 +23,11 @@ import {
   type Stack,
   type UpResult,
 } from "@pulumi/pulumi/automation";
-import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
-import { WorkspaceClient } from "../../sdk";
+import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
+import type { WorkspaceClient } from "../../sdk";
+import { pollUntil } from "../support/poll";
+import { startTestService } from "../support/service";
+import { workspacePool } from "../support/workspaces";
 import { runtime as pulumiRuntime } from "@pulumi/pulumi";
 
 /**
@@ -102,42 +105,24 @@ export interface Service {
 
 /** `options` override the service's (its profile, for example). */
 export async function startSharedService(options: ServiceOptions = {}): Promise<Service> {
-  const keys: Record<string, string> = {};
-  for (let i = 1; i <= WORKSPACE_COUNT; i++) keys[`e2e-${i}`] = `e2e-api-key-${i}-${random(12)}`;
-  const svc = await startService({ port: 0, reconcileMs: 50, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, keys, ...options });
-  const clients: WorkspaceClient[] = [];
-  let next = 0;
+  const pool = workspacePool("e2e", WORKSPACE_COUNT, (_, i) => `e2e-api-key-${i}-${random(12)}`);
+  const svc = await startTestService({ reconcileMs: 50, controlToken: CONTROL_TOKEN, keys: pool.keys, ...options });
   return {
     svc,
     url: svc.url,
     ctl: new ControlClient(svc.url, CONTROL_TOKEN),
-    workspace() {
-      next++;
-      if (next > WORKSPACE_COUNT) throw new Error("out of e2e workspaces: raise WORKSPACE_COUNT");
-      const name = `e2e-${next}`;
-      return { name, apiKey: keys[name] };
-    },
-    client(workspace) {
-      const c = new WorkspaceClient({ baseUrl: svc.url, workspace, apiKey: keys[workspace] });
-      clients.push(c);
-      return c;
-    },
+    workspace: () => pool.workspace(),
+    client: (workspace) => pool.client(svc.url, workspace),
     async close() {
-      await Promise.all(clients.map((c) => c.close()));
+      await pool.closeClients();
       await svc.close();
     },
   };
 }
 
 /** Polls until `check` returns something other than undefined/false. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  return pollUntil(check, { what, timeoutMs, intervalMs: 25 });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient } from "../../sdk";
+import { workspacePool } from "../support/workspaces";
 import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
 import { ROOT, pulumiBinDir, pulumiCommand, type Service } from "../e2e/harness";
 
@@ -40,18 +40,13 @@ export async function startRestartableService(options: {
   /** The API key of a workspace. @default `<prefix>-key-<n>-<random>` */
   keyFor?: (workspace: string) => string;
 }): Promise<RestartableService> {
-  const keys: Record<string, string> = {};
-  for (let i = 1; i <= options.count; i++) {
-    const ws = `${options.prefix}-${i}`;
-    keys[ws] = options.keyFor?.(ws) ?? `${options.prefix}-key-${i}-${random(12)}`;
-  }
+  const pool = workspacePool(options.prefix, options.count, (ws, i) => options.keyFor?.(ws) ?? `${options.prefix}-key-${i}-${random(12)}`);
+  const keys = pool.keys;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wws-rel-cli-"));
   const controlToken = `rel-cli-control-${random()}`;
   const base: ServiceOptions = { host: "127.0.0.1", reconcileMs: 20, heartbeatMs: 60_000, ...options.service, keys, controlToken, dataDir };
   let svc = await startService({ ...base, port: 0 });
   const port = svc.port;
-  const clients: WorkspaceClient[] = [];
-  let next = 0;
   let restarts = 0;
   const service: RestartableService = {
     get svc(): RunningService {
@@ -64,17 +59,8 @@ export async function startRestartableService(options: {
     get restarts() {
       return restarts;
     },
-    workspace() {
-      next++;
-      if (next > options.count) throw new Error(`out of workspaces: raise count (${options.count})`);
-      const name = `${options.prefix}-${next}`;
-      return { name, apiKey: keys[name] };
-    },
-    client(workspace) {
-      const c = new WorkspaceClient({ baseUrl: svc.url, workspace, apiKey: keys[workspace] });
-      clients.push(c);
-      return c;
-    },
+    workspace: () => pool.workspace(),
+    client: (workspace) => pool.client(svc.url, workspace),
     async restart(downtimeMs = 0) {
       await svc.close();
       await sleep(downtimeMs);
@@ -91,7 +77,7 @@ export async function startRestartableService(options: {
       restarts++;
     },
     async close() {
-      await Promise.all(clients.map((c) => c.close()));
+      await pool.closeClients();
       await svc.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
