@@ -1,5 +1,6 @@
 import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
 import { createContext, createTemplateProvider, createWorkloadProvider, type ManagedContext, type ProviderImpl } from "../../provider/dynamic";
+import { WorkspaceClient } from "../../sdk";
 import { uniqueId } from "../support/ids";
 import { startTestService } from "../support/service";
 
@@ -18,6 +19,8 @@ export interface Harness {
   ctx: ManagedContext;
   workload: ProviderImpl;
   template: ProviderImpl;
+  /** The demo workspace's client, to look at what the provider did; closed with the harness. */
+  client: WorkspaceClient;
   /** Every progress line written. */
   lines: string[];
   env: Record<string, string>;
@@ -33,15 +36,18 @@ export async function startHarness(service: ServiceOptions = {}): Promise<Harnes
   const env = { WWS_BASE_URL: svc.url, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY };
   const lines: string[] = [];
   const ctx = createContext({ env, progress: { write: (l) => lines.push(l) }, waitTiming: { pollMinMs: 20, pollMaxMs: 200, safetyPollMs: 500 } });
+  const client = new WorkspaceClient({ baseUrl: svc.url, workspace: "demo", apiKey: KEY });
   return {
     svc,
     ctl: new ControlClient(svc.url, CONTROL_TOKEN),
     ctx,
     workload: createWorkloadProvider(ctx),
     template: createTemplateProvider(ctx),
+    client,
     lines,
     env,
     close: async () => {
+      await client.close();
       await ctx.close();
       await svc.close();
     },

@@ -4,9 +4,9 @@
  * after it, the new spec and generation (a wait that resolved on the record from before the
  * request is caught there, `in-place` applying 1 s after the request).
  */
-import { WorkspaceClient } from "../../sdk";
+import type { WorkspaceClient } from "../../sdk";
 import { PROFILES, TRANSITIONS, type Profile, type Transitions } from "../../server";
-import { KEY, PASSWORD, apiRequests, change, startHarness, uid, up, type Harness } from "./harness";
+import { PASSWORD, apiRequests, change, startHarness, uid, up, type Harness } from "./harness";
 
 /** Far below the 600 s default: a wait that cannot decide fails the test long before jest's timeout. */
 const READY_TIMEOUT_S = 30;
@@ -18,12 +18,9 @@ describe.each(MATRIX)("workload provider, service profile %s, transitions %s", (
   let client: WorkspaceClient;
   beforeAll(async () => {
     h = await startHarness({ profile, transitions });
-    client = new WorkspaceClient({ baseUrl: h.svc.url, workspace: "demo", apiKey: KEY });
+    client = h.client;
   });
-  afterAll(async () => {
-    await client.close();
-    await h.close();
-  });
+  afterAll(() => h.close());
 
   const pod = (id: string, image: string) => ({ workloadId: id, type: "pod", image, ports: [{ name: "http", port: 80 }], readyTimeoutSeconds: READY_TIMEOUT_S });
   const vm = (id: string, extra: Record<string, unknown> = {}) => ({ workloadId: id, type: "vm-ubuntu", credentials: { password: PASSWORD }, readyTimeoutSeconds: READY_TIMEOUT_S, ...extra });
