@@ -9,7 +9,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import {
@@ -26,6 +25,7 @@ import {
 import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
 import type { WorkspaceClient } from "../../sdk";
 import { pollUntil } from "../support/poll";
+import { newStackDir } from "../support/stack-dir";
 import { startTestService } from "../support/service";
 import { workspacePool } from "../support/workspaces";
 import { runtime as pulumiRuntime } from "@pulumi/pulumi";
@@ -244,24 +244,7 @@ export async function newStack(options: {
   files?: Record<string, string>;
 }): Promise<E2eStack> {
   const cmd = await pulumiCommand();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-e2e-"));
-  const workDir = path.join(tmp, "project");
-  const backendDir = path.join(tmp, "backend");
-  fs.mkdirSync(path.join(workDir, "node_modules"), { recursive: true });
-  fs.mkdirSync(backendDir);
-  // The provider process evaluates the serialized provider relative to its cwd (this dir):
-  // `pulumi-wws` and `@pulumi/pulumi` must resolve from here.
-  fs.symlinkSync(ROOT, path.join(workDir, "node_modules/pulumi-wws"), "dir");
-  fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(workDir, "node_modules/@pulumi"), "dir");
-
-  const envVars = {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: options.passphrase ?? `e2e-passphrase-${random()}`,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // The dynamic provider launcher and Node 22 (the one running jest) must be on PATH.
-    PATH: [binDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-  };
+  const { workDir, backendDir, envVars, cleanup } = newStackDir("wws-e2e-", binDir ?? pulumiBinDir(), options.passphrase ?? `e2e-passphrase-${random()}`);
   let program = options.program;
   const projectName = options.projectName ?? "wws-e2e";
   const stackName = options.stackName ?? "e2e";
@@ -326,9 +309,7 @@ export async function newStack(options: {
       const found = places.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map(() => where));
       expect(found).toEqual([]);
     },
-    cleanup() {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    },
+    cleanup,
   };
   return e2e;
 }
