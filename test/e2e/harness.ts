@@ -9,7 +9,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import {
@@ -23,8 +22,12 @@ import {
   type Stack,
   type UpResult,
 } from "@pulumi/pulumi/automation";
-import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
-import { WorkspaceClient } from "../../sdk";
+import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
+import type { WorkspaceClient } from "../../sdk";
+import { pollUntil } from "../support/poll";
+import { newStackDir } from "../support/stack-dir";
+import { startTestService } from "../support/service";
+import { workspacePool } from "../support/workspaces";
 import { runtime as pulumiRuntime } from "@pulumi/pulumi";
 
 /**
@@ -102,42 +105,24 @@ export interface Service {
 
 /** `options` override the service's (its profile, for example). */
 export async function startSharedService(options: ServiceOptions = {}): Promise<Service> {
-  const keys: Record<string, string> = {};
-  for (let i = 1; i <= WORKSPACE_COUNT; i++) keys[`e2e-${i}`] = `e2e-api-key-${i}-${random(12)}`;
-  const svc = await startService({ port: 0, reconcileMs: 50, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, keys, ...options });
-  const clients: WorkspaceClient[] = [];
-  let next = 0;
+  const pool = workspacePool("e2e", WORKSPACE_COUNT, (_, i) => `e2e-api-key-${i}-${random(12)}`);
+  const svc = await startTestService({ reconcileMs: 50, controlToken: CONTROL_TOKEN, keys: pool.keys, ...options });
   return {
     svc,
     url: svc.url,
     ctl: new ControlClient(svc.url, CONTROL_TOKEN),
-    workspace() {
-      next++;
-      if (next > WORKSPACE_COUNT) throw new Error("out of e2e workspaces: raise WORKSPACE_COUNT");
-      const name = `e2e-${next}`;
-      return { name, apiKey: keys[name] };
-    },
-    client(workspace) {
-      const c = new WorkspaceClient({ baseUrl: svc.url, workspace, apiKey: keys[workspace] });
-      clients.push(c);
-      return c;
-    },
+    workspace: () => pool.workspace(),
+    client: (workspace) => pool.client(svc.url, workspace),
     async close() {
-      await Promise.all(clients.map((c) => c.close()));
+      await pool.closeClients();
       await svc.close();
     },
   };
 }
 
 /** Polls until `check` returns something other than undefined/false. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  return pollUntil(check, { what, timeoutMs, intervalMs: 25 });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,24 +244,7 @@ export async function newStack(options: {
   files?: Record<string, string>;
 }): Promise<E2eStack> {
   const cmd = await pulumiCommand();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-e2e-"));
-  const workDir = path.join(tmp, "project");
-  const backendDir = path.join(tmp, "backend");
-  fs.mkdirSync(path.join(workDir, "node_modules"), { recursive: true });
-  fs.mkdirSync(backendDir);
-  // The provider process evaluates the serialized provider relative to its cwd (this dir):
-  // `pulumi-wws` and `@pulumi/pulumi` must resolve from here.
-  fs.symlinkSync(ROOT, path.join(workDir, "node_modules/pulumi-wws"), "dir");
-  fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(workDir, "node_modules/@pulumi"), "dir");
-
-  const envVars = {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: options.passphrase ?? `e2e-passphrase-${random()}`,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // The dynamic provider launcher and Node 22 (the one running jest) must be on PATH.
-    PATH: [binDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-  };
+  const { workDir, backendDir, envVars, cleanup } = newStackDir("wws-e2e-", binDir ?? pulumiBinDir(), options.passphrase ?? `e2e-passphrase-${random()}`);
   let program = options.program;
   const projectName = options.projectName ?? "wws-e2e";
   const stackName = options.stackName ?? "e2e";
@@ -341,9 +309,7 @@ export async function newStack(options: {
       const found = places.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map(() => where));
       expect(found).toEqual([]);
     },
-    cleanup() {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    },
+    cleanup,
   };
   return e2e;
 }

@@ -1,6 +1,9 @@
-import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
+import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
 import { createContext, createTemplateProvider, createWorkloadProvider, type ManagedContext, type ProviderImpl } from "../../provider/dynamic";
 import { OUTPUT_KEYS } from "../../provider/dynamic/props";
+import { WorkspaceClient } from "../../sdk";
+import { uniqueId } from "../support/ids";
+import { startTestService } from "../support/service";
 
 export const KEY = "prov-Key-demo-6d2e41";
 export const OTHER_KEY = "prov-Key-other-77a1c0";
@@ -17,6 +20,8 @@ export interface Harness {
   ctx: ManagedContext;
   workload: ProviderImpl;
   template: ProviderImpl;
+  /** The demo workspace's client, to look at what the provider did; closed with the harness. */
+  client: WorkspaceClient;
   /** Every progress line written. */
   lines: string[];
   env: Record<string, string>;
@@ -28,29 +33,30 @@ export interface Harness {
  * provider implementations wired to it through the environment.
  */
 export async function startHarness(service: ServiceOptions = {}): Promise<Harness> {
-  const svc = await startService({ port: 0, keys: { demo: KEY, other: OTHER_KEY }, reconcileMs: 20, heartbeatMs: 60_000, controlToken: CONTROL_TOKEN, ...service });
+  const svc = await startTestService({ keys: { demo: KEY, other: OTHER_KEY }, reconcileMs: 20, controlToken: CONTROL_TOKEN, ...service });
   const env = { WWS_BASE_URL: svc.url, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY };
   const lines: string[] = [];
   const ctx = createContext({ env, progress: { write: (l) => lines.push(l) }, waitTiming: { pollMinMs: 20, pollMaxMs: 200, safetyPollMs: 500 } });
+  const client = new WorkspaceClient({ baseUrl: svc.url, workspace: "demo", apiKey: KEY });
   return {
     svc,
     ctl: new ControlClient(svc.url, CONTROL_TOKEN),
     ctx,
     workload: createWorkloadProvider(ctx),
     template: createTemplateProvider(ctx),
+    client,
     lines,
     env,
     close: async () => {
+      await client.close();
       await ctx.close();
       await svc.close();
     },
   };
 }
 
-let n = 0;
-export function uid(prefix: string): string {
-  return `${prefix}-${process.pid % 10000}-${++n}`;
-}
+/** A fresh id per call, its pid cut to 4 digits: provider ids carry a prefix and must stay short. */
+export const uid = (prefix: string): string => uniqueId(prefix, 4);
 
 /** What the engine does for a new resource: `check` (failures stop it), then `create` with the checked inputs. */
 export async function up(provider: ProviderImpl, news: Props): Promise<{ id: string; outs: Props }> {

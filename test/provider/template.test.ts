@@ -1,5 +1,5 @@
 import { createContext, createTemplateProvider, type StackConfig } from "../../provider/dynamic";
-import { WorkspaceClient } from "../../sdk";
+import type { WorkspaceClient } from "../../sdk";
 import { KEY, PASSWORD, STUB, apiRequests, startHarness, up, type Harness } from "./harness";
 
 describe("template provider against the local service", () => {
@@ -7,12 +7,9 @@ describe("template provider against the local service", () => {
   let client: WorkspaceClient;
   beforeAll(async () => {
     h = await startHarness();
-    client = new WorkspaceClient({ baseUrl: h.svc.url, workspace: "demo", apiKey: KEY });
+    client = h.client;
   });
-  afterAll(async () => {
-    await client.close();
-    await h.close();
-  });
+  afterAll(() => h.close());
   beforeEach(() => h.ctl.resetCounters());
 
   const browserTpl = { name: "agent browser", description: "with an agent", kind: "browser", config: { browser: { aiAgent: { enabled: true, provider: "p", model: "m" } } } };

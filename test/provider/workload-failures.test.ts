@@ -1,5 +1,5 @@
 import { ResourceInitError, createContext, createWorkloadProvider } from "../../provider/dynamic";
-import { WorkspaceClient } from "../../sdk";
+import type { WorkspaceClient } from "../../sdk";
 import { KEY, OTHER_KEY, PASSWORD, STUB, apiRequests, change, startHarness, uid, up, withoutCredentials, type Harness } from "./harness";
 
 const SECRETS = [PASSWORD, KEY, OTHER_KEY, "second-Pass-Word-8c1"];
@@ -13,11 +13,10 @@ describe("workload provider failures", () => {
   let client: WorkspaceClient;
   beforeAll(async () => {
     h = await startHarness();
-    client = new WorkspaceClient({ baseUrl: h.svc.url, workspace: "demo", apiKey: KEY });
+    client = h.client;
   });
   afterAll(async () => {
     await h.ctl.resumeReconciler();
-    await client.close();
     await h.close();
   });
   beforeEach(() => h.ctl.resetCounters());

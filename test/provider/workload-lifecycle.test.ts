@@ -1,4 +1,4 @@
-import { WorkspaceClient } from "../../sdk";
+import type { WorkspaceClient } from "../../sdk";
 import { KEY, PASSWORD, STUB, apiRequests, change, startHarness, uid, up, withoutCredentials, type Harness } from "./harness";
 
 const CREATE_ROUTE = "POST /v1/tenants/:name/workloads/:type";
@@ -9,12 +9,9 @@ describe("workload provider against the local service", () => {
   let client: WorkspaceClient;
   beforeAll(async () => {
     h = await startHarness();
-    client = new WorkspaceClient({ baseUrl: h.svc.url, workspace: "demo", apiKey: KEY });
+    client = h.client;
   });
-  afterAll(async () => {
-    await client.close();
-    await h.close();
-  });
+  afterAll(() => h.close());
   beforeEach(() => h.ctl.resetCounters());
 
   const vm = (id: string, extra: Record<string, unknown> = {}) => ({ workloadId: id, type: "vm-ubuntu", cpus: 2, credentials: { password: PASSWORD }, ...extra });

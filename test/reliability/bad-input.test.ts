@@ -66,9 +66,15 @@ describe("the service, given the bad input corpus", () => {
     },
   );
 
-  it("should name the same fields as the sdk's schema for every input the schema refuses", () => {
+  // The sdk's schema runs here on the bodies the service just ran, rather than in a matrix of its own.
+  it("should be refused by the sdk's schema too, naming the same fields, unless only the service can know", () => {
     for (const entry of CORPUS) {
-      if (entry.schema === false || (entry.status ?? 400) !== 400) continue;
+      if (entry.schema === false) continue;
+      if ((entry.status ?? 400) !== 400) {
+        // Refused for its size (413, no field-by-field details to compare): the schema names the field.
+        expect([entry.name, schemaPaths(entry)]).toEqual([entry.name, expect.arrayContaining([entry.field])]);
+        continue;
+      }
       const served = (answers.get(entry)?.json?.error?.details ?? []).map((d: { path: string }) => d.path);
       expect([entry.name, [...new Set(served)].sort()]).toEqual([entry.name, [...new Set(schemaPaths(entry))].sort()]);
     }
@@ -96,13 +102,6 @@ describe("the service, given the bad input corpus", () => {
 });
 
 describe("the sdk schemas, given the bad input corpus", () => {
-  it.each(CORPUS.filter((e) => e.schema !== false).map((e) => [`${e.kind} with ${e.name}`, e.field, e] as const))(
-    "should refuse %s naming %j",
-    (_name, field, entry) => {
-      expect(schemaPaths(entry)).toContain(field);
-    },
-  );
-
   it("should leave only fleet membership and new-VM credentials to the service", () => {
     const serviceOnly = CORPUS.filter((e) => e.schema === false);
     expect(serviceOnly.map((e) => e.field).sort()).toEqual(["credentials", "placement.host", "placement.region"]);

@@ -9,9 +9,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient } from "../../sdk";
+import { newStackDir } from "../support/stack-dir";
+import { workspacePool } from "../support/workspaces";
 import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
-import { ROOT, pulumiBinDir, pulumiCommand, type Service } from "../e2e/harness";
+import { pulumiBinDir, pulumiCommand, type Service } from "../e2e/harness";
 
 const random = (n = 6): string => randomBytes(n).toString("hex");
 
@@ -40,18 +41,13 @@ export async function startRestartableService(options: {
   /** The API key of a workspace. @default `<prefix>-key-<n>-<random>` */
   keyFor?: (workspace: string) => string;
 }): Promise<RestartableService> {
-  const keys: Record<string, string> = {};
-  for (let i = 1; i <= options.count; i++) {
-    const ws = `${options.prefix}-${i}`;
-    keys[ws] = options.keyFor?.(ws) ?? `${options.prefix}-key-${i}-${random(12)}`;
-  }
+  const pool = workspacePool(options.prefix, options.count, (ws, i) => options.keyFor?.(ws) ?? `${options.prefix}-key-${i}-${random(12)}`);
+  const keys = pool.keys;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wws-rel-cli-"));
   const controlToken = `rel-cli-control-${random()}`;
   const base: ServiceOptions = { host: "127.0.0.1", reconcileMs: 20, heartbeatMs: 60_000, ...options.service, keys, controlToken, dataDir };
   let svc = await startService({ ...base, port: 0 });
   const port = svc.port;
-  const clients: WorkspaceClient[] = [];
-  let next = 0;
   let restarts = 0;
   const service: RestartableService = {
     get svc(): RunningService {
@@ -64,17 +60,8 @@ export async function startRestartableService(options: {
     get restarts() {
       return restarts;
     },
-    workspace() {
-      next++;
-      if (next > options.count) throw new Error(`out of workspaces: raise count (${options.count})`);
-      const name = `${options.prefix}-${next}`;
-      return { name, apiKey: keys[name] };
-    },
-    client(workspace) {
-      const c = new WorkspaceClient({ baseUrl: svc.url, workspace, apiKey: keys[workspace] });
-      clients.push(c);
-      return c;
-    },
+    workspace: () => pool.workspace(),
+    client: (workspace) => pool.client(svc.url, workspace),
     async restart(downtimeMs = 0) {
       await svc.close();
       await sleep(downtimeMs);
@@ -91,7 +78,7 @@ export async function startRestartableService(options: {
       restarts++;
     },
     async close() {
-      await Promise.all(clients.map((c) => c.close()));
+      await pool.closeClients();
       await svc.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -196,29 +183,15 @@ export function errorLines(o: OpOutcome, max = 8): string[] {
  */
 export async function fileProgramStack(projectName: string): Promise<{ stack: Stack; setProgram(source: string): void; cleanup(): void }> {
   const cmd = await pulumiCommand();
-  const binDir = pulumiBinDir();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-rel-cli-"));
-  const workDir = path.join(tmp, "project");
-  const backendDir = path.join(tmp, "backend");
-  fs.mkdirSync(path.join(workDir, "node_modules"), { recursive: true });
-  fs.mkdirSync(backendDir);
-  fs.symlinkSync(ROOT, path.join(workDir, "node_modules/pulumi-wws"), "dir");
-  fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(workDir, "node_modules/@pulumi"), "dir");
+  const { workDir, envVars, cleanup } = newStackDir("wws-rel-cli-", pulumiBinDir(), `rel-passphrase-${random()}`);
   // Plain JavaScript: no ts-node to register, a faster start.
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), `name: ${projectName}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n`);
   fs.writeFileSync(path.join(workDir, "package.json"), JSON.stringify({ name: projectName, private: true, main: "index.js" }));
-  const envVars = {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: `rel-passphrase-${random()}`,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [binDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-  };
   const stack = await LocalWorkspace.createOrSelectStack({ stackName: "local", workDir }, { workDir, pulumiCommand: cmd, envVars });
   return {
     stack,
     setProgram: (source) => fs.writeFileSync(path.join(workDir, "index.js"), source),
-    cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+    cleanup,
   };
 }
 

@@ -1,6 +1,9 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
-import { startService, type RunningService, type ServiceOptions } from "../../server";
+import type { RunningService, ServiceOptions } from "../../server";
+import { parseJson, sendRequest, type CallOptions, type HttpAnswer } from "../support/http";
+import { pollUntil } from "../support/poll";
+import { startTestService } from "../support/service";
 import { parseFrames, type Frame } from "../server/sse";
 
 /** Keys of the two workspaces every reliability test uses; distinctive, so a search for them finds only them. */
@@ -9,56 +12,20 @@ export const CONTROL_TOKEN = "reliability-control-token";
 
 /** A service on a free port of 127.0.0.1, shrunk for tests. */
 export function start(options: ServiceOptions = {}): Promise<RunningService> {
-  return startService({
-    host: "127.0.0.1",
-    port: 0,
-    keys: { ...KEYS },
-    reconcileMs: 5,
-    heartbeatMs: 60_000,
-    controlToken: CONTROL_TOKEN,
-    ...options,
-  });
+  return startTestService({ keys: { ...KEYS }, reconcileMs: 5, controlToken: CONTROL_TOKEN, ...options });
 }
 
-export interface Answer {
-  status: number;
+/** An answer with its headers as a plain record (as `parseRaw` gives them), for `expectErrorAnswer`. */
+export interface Answer extends Omit<HttpAnswer, "headers"> {
   headers: Record<string, string>;
-  text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export interface CallOptions {
-  /** `x-api-key`; defaults to workspace alpha's key; `null` sends none. */
-  key?: string | null;
-  /** Sent as `Authorization: Bearer …` instead of `x-api-key`. */
-  bearer?: string;
-  body?: unknown;
-  rawBody?: string;
-  headers?: Record<string, string>;
-}
+export type { CallOptions };
 
-function parseJson(text: string): unknown {
-  try {
-    return text === "" ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** One request through fetch (which normalises the URL: use `raw` for bytes exactly as given). */
+/** One request through fetch (which normalises the URL: use `raw` for bytes exactly as given); `key` defaults to workspace alpha's. */
 export async function call(base: string, method: string, path: string, o: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...o.headers };
-  const key = o.key === undefined ? KEYS.alpha : o.key;
-  if (o.bearer !== undefined) headers.authorization = `Bearer ${o.bearer}`;
-  else if (key !== null) headers["x-api-key"] = key;
-  let body = o.rawBody;
-  if (o.body !== undefined) {
-    body = JSON.stringify(o.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const res = await fetch(base + path, { method, headers, body });
-  const text = await res.text();
-  return { status: res.status, headers: Object.fromEntries(res.headers), text, json: parseJson(text) };
+  const answer = await sendRequest(base + path, method, KEYS.alpha, o);
+  return { ...answer, headers: Object.fromEntries(answer.headers) };
 }
 
 export interface RawAnswer {
@@ -151,14 +118,8 @@ export function rawGet(port: number, path: string, headerLines: string[] = [`x-a
 }
 
 /** Polls `check` (every 10 ms) until it returns something other than undefined/false. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+export function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = "condition"): Promise<T> {
+  return pollUntil(check, { timeoutMs, intervalMs: 10, what });
 }
 
 export interface StreamOptions {

@@ -1,7 +1,12 @@
-import { KeyRing, presentedKey } from "../../server/auth";
+/**
+ * What the reliability matrix (test/reliability/auth-isolation.test.ts) does not cover: every
+ * endpoint accepts its workspace's key on writes too, the path's workspace name is checked
+ * before the key, and a request without a key maps to no workspace. Refusals of every endpoint
+ * to every wrong key, the fleet and the stream are all there.
+ */
+import { KeyRing } from "../../server/auth";
 import type { RunningService } from "../../server";
-import { KEYS, call, start, statusOf, type CallOptions } from "./helpers";
-import { openStream } from "./sse";
+import { KEYS, call, start } from "./helpers";
 
 let svc: RunningService;
 let templateId: string;
@@ -30,56 +35,15 @@ const ENDPOINTS: Array<[string, string, unknown?]> = [
   ["GET", `${T}/asks`],
   ["GET", `${T}/secrets`],
 ];
-const CASES: Array<[string, CallOptions, number]> = [
-  ["no key", { key: null }, 401],
-  ["an unknown x-api-key", { key: "wrong" }, 401],
-  ["an unknown bearer token", { bearer: "wrong" }, 401],
-  ["another workspace's x-api-key", { key: KEYS.other }, 403],
-  ["another workspace's bearer token", { bearer: KEYS.other }, 403],
-];
 
 describe("auth", () => {
-  describe.each(ENDPOINTS)("%s %s", (method, path, body) => {
-    it.each(CASES)("should refuse %s with the error body and a request id", async (_name, options, status) => {
-      const res = await call(svc, method, path.replace("{tpl}", templateId), { ...options, body });
-      expect(res.status).toBe(status);
-      expect(res.json.error.code).toBe(status === 401 ? "unauthorized" : "forbidden");
-      expect(res.headers.get("x-request-id")).toMatch(/^req_/);
-    });
-
-    it("should accept the workspace's key in x-api-key and as a bearer token", async () => {
+  it("should accept the workspace's key in x-api-key and as a bearer token on every endpoint, writes included", async () => {
+    for (const [method, path, body] of ENDPOINTS) {
       for (const o of [{ key: KEYS.demo }, { bearer: KEYS.demo }]) {
         const res = await call(svc, method, path.replace("{tpl}", templateId), { ...o, body });
-        expect([401, 403]).not.toContain(res.status);
+        expect([method, path, [401, 403].includes(res.status)]).toEqual([method, path, false]);
       }
-    });
-  });
-
-  it("should apply the matrix to the event stream", async () => {
-    for (const [, o, status] of CASES) {
-      const headers: Record<string, string> = {};
-      if (o.key) headers["x-api-key"] = o.key;
-      if (o.bearer) headers.authorization = `Bearer ${o.bearer}`;
-      const res = await fetch(`${svc.url}${T}/events/stream`, { headers });
-      expect(res.status).toBe(status);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBeDefined();
     }
-    const ok = await openStream(svc);
-    expect(ok.response.status).toBe(200);
-    ok.close();
-  });
-
-  it("should let any valid key read the fleet, and nobody without one", async () => {
-    expect((await call(svc, "GET", "/v1/fleet/hosts", { key: KEYS.other })).status).toBe(200);
-    expect((await call(svc, "GET", "/v1/fleet/hosts", { bearer: KEYS.demo })).status).toBe(200);
-    expect((await call(svc, "GET", "/v1/fleet/hosts", { key: null })).status).toBe(401);
-    expect((await call(svc, "GET", "/v1/fleet/hosts", { key: "nope" })).status).toBe(401);
-  });
-
-  it("should leave state unchanged after refused mutations", async () => {
-    const res = await call(svc, "POST", `${T}/workloads/pod`, { key: KEYS.other, body: { id: "auth-never", image: "x" } });
-    expect(res.status).toBe(403);
-    expect((await statusOf(svc, "auth-never")).status).toBe(404);
   });
 
   it("should check the workspace name in the path before authorising (400 naming name)", async () => {
@@ -90,18 +54,7 @@ describe("auth", () => {
 });
 
 describe("KeyRing", () => {
-  it("should map a key to its workspace and nothing else", () => {
-    const ring = new KeyRing({ a: "ka", b: "kb" });
-    expect(ring.workspaceOf("ka")).toBe("a");
-    expect(ring.workspaceOf("kb")).toBe("b");
-    expect(ring.workspaceOf("kc")).toBeUndefined();
-    expect(ring.workspaceOf(undefined)).toBeUndefined();
-    expect(JSON.stringify(ring)).not.toMatch(/ka|kb/);
-  });
-
-  it("should read x-api-key first, then a Bearer authorization", () => {
-    expect(presentedKey({ "x-api-key": "k1", authorization: "Bearer k2" })).toBe("k1");
-    expect(presentedKey({ authorization: "bearer k2" })).toBe("k2");
-    expect(presentedKey({ authorization: "Basic abc" })).toBeUndefined();
+  it("should map no key to no workspace", () => {
+    expect(new KeyRing({ a: "ka" }).workspaceOf(undefined)).toBeUndefined();
   });
 });

@@ -1,67 +1,27 @@
-import { startService, type RunningService, type ServiceOptions } from "../../server";
+import type { RunningService, ServiceOptions } from "../../server";
+import { sendRequest, type CallOptions, type HttpAnswer } from "../support/http";
+import { pollUntil } from "../support/poll";
+import { startTestService } from "../support/service";
 
 export const KEYS = { demo: "demo-key", other: "other-key" };
 export const CONTROL_TOKEN = "control-secret";
 
 /** A service on a free port, shrunk for tests. */
 export function start(options: ServiceOptions = {}): Promise<RunningService> {
-  return startService({
-    port: 0,
-    keys: KEYS,
-    reconcileMs: 5,
-    heartbeatMs: 60_000,
-    ringSize: 50,
-    controlToken: CONTROL_TOKEN,
-    ...options,
-  });
+  return startTestService({ keys: KEYS, reconcileMs: 5, ringSize: 50, controlToken: CONTROL_TOKEN, ...options });
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-export interface CallOptions {
-  key?: string | null;
-  bearer?: string;
-  body?: unknown;
-  rawBody?: string;
-  headers?: Record<string, string>;
-}
+export type Answer = HttpAnswer;
+export type { CallOptions };
 
 /** One request; `key` defaults to the demo workspace's key, `null` sends none. */
-export async function call(svc: RunningService, method: string, path: string, o: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...o.headers };
-  const key = o.key === undefined ? KEYS.demo : o.key;
-  if (o.bearer !== undefined) headers.authorization = `Bearer ${o.bearer}`;
-  else if (key !== null) headers["x-api-key"] = key;
-  let body: string | undefined = o.rawBody;
-  if (o.body !== undefined) {
-    body = JSON.stringify(o.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const res = await fetch(svc.url + path, { method, headers, body });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
+export function call(svc: RunningService, method: string, path: string, o: CallOptions = {}): Promise<Answer> {
+  return sendRequest(svc.url + path, method, KEYS.demo, o);
 }
 
 /** Polls `check` until it returns a value other than undefined/false. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
+export function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  return pollUntil(check, { timeoutMs });
 }
 
 export async function statusOf(svc: RunningService, id: string, key = KEYS.demo): Promise<Answer> {
@@ -76,11 +36,7 @@ export function waitReady(svc: RunningService, id: string): Promise<Record<strin
   });
 }
 
-let counter = 0;
-/** A fresh DNS-label id per call, so tests sharing one service never collide. */
-export function uid(prefix = "w"): string {
-  return `${prefix}-${process.pid}-${++counter}`;
-}
+export { uniqueId as uid } from "../support/ids";
 
 export const VM = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   id,

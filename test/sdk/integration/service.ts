@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../../server";
+import { ControlClient, type RunningService, type ServiceOptions } from "../../../server";
 import { WorkspaceClient, type ClientOptions } from "../../../sdk";
+import { pollUntil } from "../../support/poll";
+import { startTestService } from "../../support/service";
 
 export const KEYS = { demo: "sdk-demo-key-7f3a", other: "sdk-other-key-91bc" };
 export const CONTROL_TOKEN = "sdk-control-token";
@@ -15,7 +17,7 @@ export interface Harness {
 
 /** The real local service on a free port, shrunk for tests, with clients that are closed with it. */
 export async function startHarness(options: ServiceOptions = {}): Promise<Harness> {
-  const svc = await startService({ port: 0, keys: KEYS, reconcileMs: 100, heartbeatMs: 60_000, ringSize: 1000, controlToken: CONTROL_TOKEN, ...options });
+  const svc = await startTestService({ keys: KEYS, reconcileMs: 100, ringSize: 1000, controlToken: CONTROL_TOKEN, ...options });
   const ctl = new ControlClient(svc.url, CONTROL_TOKEN);
   const clients: WorkspaceClient[] = [];
   return {
@@ -33,10 +35,7 @@ export async function startHarness(options: ServiceOptions = {}): Promise<Harnes
   };
 }
 
-let counter = 0;
-export function uid(prefix = "w"): string {
-  return `${prefix}-${process.pid}-${++counter}`;
-}
+export { uniqueId as uid } from "../../support/ids";
 
 /** The same clock as the service's transition times: epoch ms, sub-ms precision. */
 export function preciseNow(): number {
@@ -44,14 +43,8 @@ export function preciseNow(): number {
 }
 
 /** Polls `check` until it returns something other than undefined/false (for test setup only). */
-export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
+export function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  return pollUntil(check, { timeoutMs });
 }
 
 /** When the workload last became Running for `generation`, by the service's own record. */
