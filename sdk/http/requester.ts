@@ -2,6 +2,7 @@ import type { Pool } from "undici";
 import type { z } from "zod";
 import { sleep } from "../clock";
 import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError, errorFromResponse } from "../errors";
+import { isTransientFailure } from "../transient";
 import type { ResolvedClientOptions } from "../options";
 import { collectSecrets } from "../redact";
 import { shouldRetry, type RetryPolicy } from "../retry";
@@ -84,7 +85,11 @@ export class Requester {
       const now = clock.now();
       const remainingMs = ctx.deadline === undefined ? undefined : ctx.deadline - now;
       const decision = shouldRetry({ error, policy: spec.policy, attempt, elapsedMs: now - started, options: retry, remainingMs, random });
-      if (!decision.retry) throw attempt > 1 ? new RetriesExhaustedError(error, attempt, clock.now() - started) : error;
+      if (!decision.retry) {
+        // Only a transient failure ran out of retries; a final answer (a 404 after a 503, say) is
+        // thrown as it is, so that callers can still tell it by its class.
+        throw attempt > 1 && isTransientFailure(error) ? new RetriesExhaustedError(error, attempt, clock.now() - started) : error;
+      }
       try {
         await sleep(decision.delayMs, clock, ctx.signal);
       } catch (reason) {

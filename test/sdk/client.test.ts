@@ -139,6 +139,12 @@ describe("WorkspaceClient", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("should throw a final answer that follows a retry as it is, not as retries exhausted", async () => {
+    handler = (_m, _u, res, i) => (i === 0 ? fail(res, 503, "unavailable", { "retry-after": "0" }) : fail(res, 404, "not_found"));
+    await expect(client.getStatus("nope")).rejects.toThrow(NotFoundError);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("should retry a GET after 503 no sooner than Retry-After", async () => {
     handler = (m, u, res, i) => (i === 0 ? fail(res, 503, "unavailable", { "retry-after": "0.3" }) : json(res, ...(routeAnswer(m, u) as [number, unknown])));
     await expect(client.getStatus("web")).resolves.toMatchObject({ phase: "Running" });
