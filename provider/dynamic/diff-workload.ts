@@ -92,7 +92,11 @@ function holdsPassword(props: Props): boolean {
 }
 
 export function diffWorkload(olds: Props, news: Props): DiffResult {
-  const c = classifyWorkloadChanges(olds, news);
+  return diffOfChanges(classifyWorkloadChanges(olds, news), olds);
+}
+
+/** `diffWorkload` of changes already classified (`olds`: the state they were classified against). */
+export function diffOfChanges(c: WorkloadChanges, olds: Props): DiffResult {
   const sameIdentity = !c.replaces.includes("workspace") && !c.replaces.includes("workloadId");
   const inputChanges = c.replaces.length > 0 || c.updates.length > 0 || c.restart || c.local.length > 0;
   const result = diffResultOf(inputChanges, c.resumeWait, c.replaces, sameIdentity);

@@ -2,7 +2,7 @@ import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOpt
 import { requireConnection } from "./connection";
 import { checkWorkload } from "./check-workload";
 import type { ManagedContext } from "./context";
-import { classifyWorkloadChanges, diffWorkload } from "./diff-workload";
+import { classifyWorkloadChanges, diffOfChanges } from "./diff-workload";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
@@ -96,9 +96,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async diff(_id, olds, news) {
-      const result = diffWorkload(olds, news);
+      // Classified once: comparing credentials may cost a digest (a 0.1.0 state keeps the password).
+      const changes = classifyWorkloadChanges(olds, news);
+      const result = diffOfChanges(changes, olds);
       // The engine's detailed diff shows `restartTrigger` as an update like any option: say what it does.
-      if (result.replaces.length === 0 && classifyWorkloadChanges(olds, news).restart) {
+      if (result.replaces.length === 0 && changes.restart) {
         ctx.progress.note(`${describeWorkload(news)}: restartTrigger changed, so the update restarts it (one restart call, then a wait)`);
       }
       return result;
