@@ -25,10 +25,13 @@ import {
 import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
 import type { WorkspaceClient } from "../../sdk";
 import { pollUntil } from "../support/poll";
+import { ROOT } from "../support/build";
 import { newStackDir } from "../support/stack-dir";
 import { startTestService } from "../support/service";
 import { workspacePool } from "../support/workspaces";
 import { runtime as pulumiRuntime } from "@pulumi/pulumi";
+
+export { ROOT, ensureBuilt } from "../support/build";
 
 /**
  * Inline programs run in this process, one after another, each talking to a new CLI's resource
@@ -42,7 +45,6 @@ import { runtime as pulumiRuntime } from "@pulumi/pulumi";
 const grpcClientOptions = (pulumiRuntime as unknown as { grpcClientOptions?: Record<string, unknown> }).grpcClientOptions;
 if (grpcClientOptions) grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
 
-export const ROOT = path.resolve(__dirname, "../..");
 export const PULUMI_VERSION = "3.259.0";
 /** Generous: a `pulumi up` takes a few seconds here, a test runs several. */
 export const E2E_TIMEOUT_MS = 180_000;
@@ -59,32 +61,6 @@ export function pulumiBinDir(): string {
   const dir = out.trim().split("\n").pop() ?? "";
   if (!fs.existsSync(path.join(dir, "pulumi"))) throw new Error(`scripts/get-pulumi.sh printed no usable directory: ${out}`);
   return dir;
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * The provider process runs `dist/`; rebuilds it when a source it is made of is newer. A build
- * with type errors elsewhere (it still emits) is accepted when the provider's files came out.
- */
-export function ensureBuilt(): void {
-  const marker = path.join(ROOT, "dist/provider/dynamic/index.js");
-  const sources = Math.max(newestMtime(path.join(ROOT, "provider")), newestMtime(path.join(ROOT, "sdk")), fs.statSync(path.join(ROOT, "index.ts")).mtimeMs);
-  const built = (): number => (fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0);
-  if (built() >= sources) return;
-  try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "pipe" });
-  } catch (err) {
-    if (built() < sources) throw new Error(`dist/ is stale and the build failed: ${String((err as { stdout?: Buffer }).stdout ?? err)}`);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

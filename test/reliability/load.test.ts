@@ -1,7 +1,8 @@
 import { Agent, request, type ClientRequest } from "node:http";
 import { performance } from "node:perf_hooks";
 import { ControlClient } from "../../server";
-import { ensureBuilt, openFileLimit, startServiceProcess, type ServiceProcess } from "./service-process";
+import { ensureBuilt } from "../support/build";
+import { openFileLimit, startServiceProcess, type ServiceProcess } from "./service-process";
 
 /**
  * Load on the local service, run as a child process so that the 1,000 client sockets here do

@@ -1,40 +1,9 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../support/build";
 
-export const ROOT = join(__dirname, "../..");
 const CLI = join(ROOT, "dist/server/cli.js");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return sources(p);
-    return p.endsWith(".ts") && !p.endsWith(".d.ts") ? [p] : [];
-  });
-}
-
-/** Sources of server/ and sdk/ whose compiled file in dist/ is missing or older. */
-export function staleSources(): string[] {
-  return ["server", "sdk"].flatMap((d) => sources(join(ROOT, d))).filter((src) => {
-    const out = join(ROOT, "dist", relative(ROOT, src).replace(/\.ts$/, ".js"));
-    return !existsSync(out) || statSync(out).mtimeMs < statSync(src).mtimeMs;
-  });
-}
-
-/**
- * Builds dist/ with `tsc -p tsconfig.build.json` when a server or sdk source is newer than its
- * output. tsc emits even when another part of the project (a provider being written) does not
- * typecheck: that is fine here as long as every server and sdk file came out fresh.
- */
-export function ensureBuilt(): void {
-  if (staleSources().length === 0) return;
-  const tsc = require.resolve("typescript/bin/tsc");
-  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
-  const stale = staleSources();
-  if (stale.length > 0) {
-    throw new Error(`build left ${stale.length} stale files (first: ${stale[0]}); tsc exit ${r.status}:\n${r.stdout}${r.stderr}`);
-  }
-}
 
 /** The soft limit of open files of this process (Linux), or undefined where unknown. */
 export function openFileLimit(): number | undefined {

@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-
-const ROOT = path.resolve(__dirname, "../..");
+import { ROOT } from "./build";
 
 /** A temp project for the real CLI, with its own file backend. */
 export interface StackDir {
