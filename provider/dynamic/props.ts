@@ -3,7 +3,9 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./t
 
 /**
  * The property bag of a workload as the dynamic provider sees it (inputs after `check`, and
- * outputs in state): flat, so that a failure or a diff names the field the user wrote.
+ * outputs in state): flat, so that a failure or a diff names the field the user wrote. Past
+ * `check` and `diff`, each method parses it into a `WorkloadModel` (workload-model.ts) and
+ * writes that back into the same keys.
  *
  *   workloadId, type                 identity (with the workspace)
  *   <spec fields>                    cpus, memory, image, engine, … : every other key

@@ -59,7 +59,7 @@ function recordedStatus(bag: Props): WorkloadStatus | undefined {
   return typeof bag.phase === "string" ? (pick(bag, STATUS_KEYS) as WorkloadStatus) : undefined;
 }
 
-/** The options of `settings` for a workload of `spec`: only a database with an admin console has one to wait for. */
+/** The options of `settings` for a workload of `spec` (`waitForAdminConsole` needs the spec's `adminConsole`). */
 function optionsFor(settings: Props, spec: Props): WorkloadOptions {
   return optionsOf({ ...settings, adminConsole: spec.adminConsole });
 }

@@ -1,4 +1,4 @@
-import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOptions, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOptions, type WorkloadStatus, type WorkloadType, type WorkspaceClient } from "../../sdk";
 import { checkWorkload } from "./check-workload";
 import type { Connection } from "./connection";
 import { connected } from "./connected";
@@ -171,7 +171,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         // Gone: an empty id drops the resource from the stack.
         if (status === undefined) return { id: "" };
         const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
-        const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadModel["identity"]["type"];
+        const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
         const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
         const restarts = restartsOutsidePulumi({ restartCount: stored.status?.restartCount, [DRIFT_KEY]: stored.restartsOutsidePulumi }, status);
         const live: WorkloadModel = { ...found, connection: { ...found.connection, baseUrl: conn.baseUrl }, restartsOutsidePulumi: restarts };
