@@ -1,7 +1,8 @@
 import { CREATE_BODY, Name, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
-import { CONNECTION_KEYS, OPTION_KEYS, bodyOf, type Props } from "./props";
+import { CONNECTION_KEYS, OPTION_KEYS, type Props } from "./props";
+import { bodyOf } from "./workload-body";
 import { MAX_TIMEOUT_SECONDS, timeoutProblems } from "./timeouts";
 import { containsUnknown, isUnknown } from "./unknown";
 

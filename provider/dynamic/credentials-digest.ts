@@ -17,13 +17,14 @@ import type { Props } from "./props";
 const SCHEME = "scrypt1";
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
-interface Login {
+/** A workload's `credentials` as a bag holds them: with a password, or sealed with its digest. */
+export interface Login {
   username?: unknown;
   password?: unknown;
   digest?: unknown;
 }
 
-const loginOf = (credentials: unknown): Login | undefined => (typeof credentials === "object" && credentials !== null ? (credentials as Login) : undefined);
+export const loginOf = (credentials: unknown): Login | undefined => (typeof credentials === "object" && credentials !== null ? (credentials as Login) : undefined);
 
 /** The digest of `credentials` (`{username?, password}`), or undefined when there is no password string. */
 export function credentialsDigest(workloadId: string, credentials: unknown): string | undefined {
@@ -43,13 +44,19 @@ export function digestOf(props: Props): string | undefined {
   return credentialsDigest(String(props.workloadId), props.credentials);
 }
 
-/** `props` with the password of its credentials replaced by its digest; unchanged without a password. */
-export function sealCredentials(props: Props): Props {
-  const login = loginOf(props.credentials);
-  if (typeof login?.password !== "string") return props;
+/** `credentials` with the password replaced by its digest; the same value without a password. */
+export function sealLogin<T>(workloadId: string, credentials: T): T | Login {
+  const login = loginOf(credentials);
+  if (typeof login?.password !== "string") return credentials;
   const { password: _password, ...rest } = login;
   void _password;
-  return { ...props, credentials: { ...rest, digest: credentialsDigest(String(props.workloadId), login) } };
+  return { ...rest, digest: credentialsDigest(workloadId, login) };
+}
+
+/** `props` with the password of its credentials replaced by its digest; unchanged without a password. */
+export function sealCredentials(props: Props): Props {
+  const sealed = sealLogin(String(props.workloadId), props.credentials);
+  return sealed === props.credentials ? props : { ...props, credentials: sealed };
 }
 
 /**
@@ -69,8 +76,13 @@ export class CredentialVault {
 
   /** `props` with the login its digest stands for, when this process has it; else as they are. */
   unseal(props: Props): Props {
-    const login = loginOf(props.credentials);
-    const kept = typeof login?.digest === "string" ? this.logins.get(login.digest) : undefined;
+    const kept = this.sealedLogin(props.credentials);
     return kept === undefined ? props : { ...props, credentials: kept };
+  }
+
+  /** The login sealed into `credentials` by this process, if it sealed them. */
+  sealedLogin(credentials: unknown): Login | undefined {
+    const login = loginOf(credentials);
+    return typeof login?.digest === "string" ? this.logins.get(login.digest) : undefined;
   }
 }

@@ -1,7 +1,8 @@
 import { digestOf } from "./credentials-digest";
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
-import { DRIFT_KEY, PROVIDER_KEY, inputKeys, optionsOf, type Props } from "./props";
+import { DRIFT_KEY, PROVIDER_KEY, inputKeys, type Props } from "./props";
+import { parseWorkload } from "./workload-model";
 
 /**
  * What `diff` hands the dynamic provider host. At 3.259 the host forwards `changes` (true →
@@ -46,7 +47,9 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props): Workl
   const out: WorkloadChanges = { replaces: [], updates: [], restart: false, local: [], resumeWait: false };
   // The engine does not update a resource because it has init errors (only with `replaceOnChanges:
   // ["#initerror"]`), so the diff itself asks for the update that waits again.
-  out.resumeWait = typeof olds.phase === "string" && optionsOf(news).waitForReady && !recordedReady(olds, news);
+  const recordedStatus = parseWorkload(oldProps).status;
+  const options = parseWorkload(newProps).options;
+  out.resumeWait = recordedStatus !== undefined && options.waitForReady && !recordedReady(recordedStatus, options);
   const storage = news.type === "storage" || olds.type === "storage";
   const keys = new Set([...inputKeys(olds), ...inputKeys(news)]);
   keys.delete(PROVIDER_KEY);

@@ -1,9 +1,8 @@
 import { collectSecrets, redact } from "../../sdk/redact";
 import { ResourceInitError } from "./init-error";
-import type { Props } from "./props";
 
 /** The strings that must never appear in what a provider method throws: credentials and the API key in use. */
-export function secretsOf(props: Props, apiKey?: string): string[] {
+export function secretsOf(props: { credentials?: unknown; apiKey?: unknown }, apiKey?: string): string[] {
   const found = collectSecrets({ credentials: props.credentials, apiKey: props.apiKey });
   if (apiKey) found.push(apiKey);
   return found;

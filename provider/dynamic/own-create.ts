@@ -1,6 +1,6 @@
 import type { CallOptions, WorkspaceClient } from "../../sdk";
 import { sameValue } from "./equal";
-import { specFields, typeOf, workloadIdOf, type Props } from "./props";
+import { specFields, type WorkloadModel } from "./workload-model";
 
 /**
  * Whether the live workload has exactly the type and spec the resource declares (its entry in the
@@ -18,9 +18,9 @@ import { specFields, typeOf, workloadIdOf, type Props } from "./props";
  * provider says so in a warning. A database's stored password guards the last case: the service
  * refuses an upsert whose password differs from the one set at its creation.
  */
-export async function runsDeclaredSpec(client: WorkspaceClient, props: Props, call: CallOptions): Promise<boolean> {
-  const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadIdOf(props));
-  return entry !== undefined && entry.type === typeOf(props) && sameValue(entry.spec, specFields(props));
+export async function runsDeclaredSpec(client: WorkspaceClient, m: WorkloadModel, call: CallOptions): Promise<boolean> {
+  const entry = (await client.getSpec(call)).workloads.find((w) => w.id === m.identity.workloadId);
+  return entry !== undefined && entry.type === m.identity.type && sameValue(entry.spec, specFields(m));
 }
 
 /** The warning written when `create` takes over its own interrupted create. */

@@ -1,10 +1,11 @@
 import { CONNECTION_SETTING_NAMES } from "../../sdk/connection-check";
-import type { CreateBody, WorkloadType } from "../../sdk/schemas";
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
 /**
  * The property bag of a workload as the dynamic provider sees it (inputs after `check`, and
- * outputs in state): flat, so that a failure or a diff names the field the user wrote.
+ * outputs in state): flat, so that a failure or a diff names the field the user wrote. Past
+ * `check` and `diff`, each method parses it into a `WorkloadModel` (workload-model.ts) and
+ * writes that back into the same keys.
  *
  *   workloadId, type                 identity (with the workspace)
  *   <spec fields>                    cpus, memory, image, engine, … : every other key
@@ -43,14 +44,6 @@ export const PROVIDER_KEY = "__provider";
 
 /** Every key of the bag that is not a spec field: a spec field must not use one. */
 export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", DRIFT_KEY, PROVIDER_KEY]);
-const NOT_SPEC = new Set<string>(NOT_SPEC_KEYS);
-
-/** The spec fields of `props`: everything that is not identity, credentials, connection, option or output. */
-export function specFields(props: Props): Props {
-  const spec: Props = {};
-  for (const [k, v] of Object.entries(props)) if (!NOT_SPEC.has(k) && v !== undefined && v !== null) spec[k] = v;
-  return spec;
-}
 
 /** The keys a user sets (everything but outputs and `__provider`). */
 export function inputKeys(props: Props): string[] {
@@ -62,24 +55,6 @@ export function inputsOf(props: Props): Props {
   const out: Props = {};
   for (const k of inputKeys(props)) out[k] = props[k];
   return out;
-}
-
-/** The upsert body: `{id, ...spec, credentials?}`. */
-export function bodyOf(props: Props): CreateBody {
-  const body: Props = { id: props.workloadId, ...specFields(props) };
-  if (props.credentials !== undefined && props.credentials !== null) body.credentials = props.credentials;
-  return body as unknown as CreateBody;
-}
-
-/**
- * The upsert body to send. Credentials still sealed (a digest in place of the password: this
- * process did not `check` them) are left out, and the service keeps the login it has.
- */
-export function requestBodyOf(props: Props): CreateBody {
-  const body = bodyOf(props) as unknown as Props;
-  const login = body.credentials as { password?: unknown; digest?: unknown } | undefined;
-  if (login !== undefined && login.password === undefined && login.digest !== undefined) delete body.credentials;
-  return body as unknown as CreateBody;
 }
 
 export const DEFAULT_OPTIONS = Object.freeze({
@@ -111,17 +86,4 @@ export function optionsOf(props: Props): WorkloadOptions {
     waitForAdminConsole: bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
     adopt: bool(props.adopt, DEFAULT_OPTIONS.adopt),
   };
-}
-
-export function workloadIdOf(props: Props): string {
-  return String(props.workloadId);
-}
-
-export function typeOf(props: Props): WorkloadType {
-  return props.type as WorkloadType;
-}
-
-/** `vm-ubuntu web` */
-export function describeWorkload(props: Props): string {
-  return `${String(props.type ?? "workload")} ${String(props.workloadId)}`;
 }

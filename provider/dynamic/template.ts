@@ -1,6 +1,7 @@
 import { NotFoundError, type CallOptions, type Template, type TemplateCreate, type WorkspaceClient } from "../../sdk";
 import { checkTemplate } from "./check-template";
 import { requireConnection } from "./connection";
+import { connected } from "./connected";
 import type { ManagedContext } from "./context";
 import { diffResultOf } from "./diff-workload";
 import { sameValue } from "./equal";
@@ -47,6 +48,12 @@ async function adoptTemplate(client: WorkspaceClient, workspace: string, templat
   return t;
 }
 
+/** The stored bag of the resource `id`, its workspace the one the id names, and the template id. */
+function locate(id: string, props: Props): { base: Props; templateId: string } {
+  const { workspace, id: templateId } = parseId(id, "template");
+  return { base: { ...props, workspace }, templateId };
+}
+
 function live(props: Props, t: Template): Props {
   const out: Props = { ...props, templateId: t.id, name: t.name, kind: t.kind, config: t.config, createdAt: t.createdAt };
   if (t.description !== undefined) out.description = t.description;
@@ -79,39 +86,30 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async create(inputs) {
-      return guarded(
-        () => secretsOf(inputs),
-        async () => {
-          const conn = requireConnection(inputs, ctx.sources());
-          const client = ctx.client(conn);
-          const call = within(ctx);
-          const t = typeof inputs.adoptId === "string" ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call) : await client.createTemplate(bodyOf(inputs), call);
-          // The declared config is kept (the service strips only passwords, which check refuses).
-          const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
-          return { id: formatId(conn.workspace, t.id), outs };
-        },
-      );
+      return connected(ctx, inputs, () => secretsOf(inputs), async (conn) => {
+        const client = ctx.client(conn);
+        const call = within(ctx);
+        const t = typeof inputs.adoptId === "string" ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call) : await client.createTemplate(bodyOf(inputs), call);
+        // The declared config is kept (the service strips only passwords, which check refuses).
+        const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
+        return { id: formatId(conn.workspace, t.id), outs };
+      });
     },
 
     async read(id, props = {}) {
-      const { workspace, id: templateId } = parseId(id, "template");
-      const base: Props = { ...props, workspace };
-      return guarded(
-        () => secretsOf(base),
-        async () => {
-          const conn = requireConnection(base, ctx.sources());
-          let t: Template;
-          try {
-            t = await ctx.client(conn).getTemplate(templateId, within(ctx));
-          } catch (err) {
-            if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
-            throw err;
-          }
-          const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
-          const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY));
-          return { id, props: outs, inputs };
-        },
-      );
+      const { base, templateId } = locate(id, props);
+      return connected(ctx, base, () => secretsOf(base), async (conn) => {
+        let t: Template;
+        try {
+          t = await ctx.client(conn).getTemplate(templateId, within(ctx));
+        } catch (err) {
+          if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
+          throw err;
+        }
+        const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
+        const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY));
+        return { id, props: outs, inputs };
+      });
     },
 
     async update(_id, olds, news) {
@@ -121,19 +119,14 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async delete(id, props) {
-      const { workspace, id: templateId } = parseId(id, "template");
-      const base: Props = { ...props, workspace };
-      await guarded(
-        () => secretsOf(base),
-        async () => {
-          const conn = requireConnection(base, ctx.sources());
-          try {
-            await ctx.client(conn).deleteTemplate(templateId, within(ctx));
-          } catch (err) {
-            if (!(err instanceof NotFoundError)) throw err; // 404: already gone
-          }
-        },
-      );
+      const { base, templateId } = locate(id, props);
+      await connected(ctx, base, () => secretsOf(base), async (conn) => {
+        try {
+          await ctx.client(conn).deleteTemplate(templateId, within(ctx));
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) throw err; // 404: already gone
+        }
+      });
     },
   };
 }

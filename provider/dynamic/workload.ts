@@ -1,6 +1,7 @@
-import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOptions, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
-import { requireConnection } from "./connection";
+import { NotFoundError, ReadinessTimeoutError, WorkloadFailedError, type CallOptions, type WorkloadStatus, type WorkloadType, type WorkspaceClient } from "../../sdk";
 import { checkWorkload } from "./check-workload";
+import type { Connection } from "./connection";
+import { connected } from "./connected";
 import type { ManagedContext } from "./context";
 import { classifyWorkloadChanges, diffOfChanges } from "./diff-workload";
 import { guarded, secretsOf } from "./errors";
@@ -8,11 +9,13 @@ import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
 import { ownCreateWarning, runsDeclaredSpec } from "./own-create";
-import { recordedReady, restartsOutsidePulumi, withStatus } from "./outputs";
-import { DRIFT_KEY, OUTPUT_KEYS, describeWorkload, inputsOf, optionsOf, requestBodyOf, specFields, typeOf, workloadIdOf, type Props } from "./props";
+import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
+import { DRIFT_KEY, inputsOf, type Props } from "./props";
 import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
+import { requestBodyOf } from "./workload-body";
+import { describeWorkload, parseWorkload, withSpec, writeWorkload, type WorkloadModel } from "./workload-model";
 
 /** The status a failed wait saw last, when the error carries it. */
 function lastStatusOf(err: unknown): WorkloadStatus | undefined {
@@ -39,6 +42,29 @@ function alreadyExists(workspace: string, id: string, status: WorkloadStatus): E
   );
 }
 
+/** The strings no error may show: the login and the API key the bag holds. */
+function secretsOfWorkload(m: WorkloadModel): string[] {
+  return secretsOf({ credentials: m.credentials, apiKey: m.connection.apiKey });
+}
+
+/** `m` with the workspace and base URL its connection resolved to (never the API key: see check-workload.ts). */
+function connectedTo(m: WorkloadModel, conn: Connection): WorkloadModel {
+  return { ...m, connection: { ...m.connection, workspace: conn.workspace, baseUrl: conn.baseUrl } };
+}
+
+/** The stored bag of the resource `id`, parsed; its workspace and workload id are the ones the id names. */
+function locate(id: string, props: Props): WorkloadModel {
+  const { workspace, id: workloadId } = parseId(id, "workload");
+  const m = parseWorkload(props);
+  return { ...m, identity: { ...m.identity, workloadId }, connection: { ...m.connection, workspace } };
+}
+
+/** A live spec in place of the set spec fields of `stored` (a null one is kept: it sets nothing). */
+function liveSpec(stored: Props, live: Props): Props {
+  const unset = Object.entries(stored).filter(([, v]) => v === null);
+  return { ...Object.fromEntries(unset), ...live };
+}
+
 /**
  * The dynamic provider of every workload resource (`Workload`, `VirtualMachine`, `Pod`,
  * `Browser`, `Controller`, `Database`). See `diff-workload.ts` for what each change does.
@@ -50,22 +76,23 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
    * The calls of one operation retry transient failures (429, 503, dropped connections) until the
    * operation's deadline, its timeout (see `timeouts.ts`) from now, honouring `Retry-After`.
    */
-  const within = (props: Props, op: TimeoutOperation): CallOptions => ({ deadline: ctx.now() + optionsOf(props).timeoutMs[op] });
+  const within = (m: WorkloadModel, op: TimeoutOperation): CallOptions => ({ deadline: ctx.now() + m.options.timeoutMs[op] });
 
-  /** Waits for readiness after an accepted request; a failed wait keeps the resource, with init errors. */
+  /** Waits for readiness after an accepted request, and gives the outputs; a failed wait keeps the resource, with init errors. */
   async function settle(
     client: WorkspaceClient,
     resourceId: string,
-    props: Props,
+    m: WorkloadModel,
     what: string,
     op: "create" | "update",
     since?: { previous?: WorkloadStatus; requestedAt: number },
   ): Promise<Props> {
+    const workloadId = m.identity.workloadId;
     try {
-      const status = optionsOf(props).waitForReady ? await awaitWorkload(ctx, client, props, "ready", op, since) : await client.getStatus(workloadIdOf(props));
-      return withStatus(props, status);
+      const status = m.options.waitForReady ? await awaitWorkload(ctx, client, m, "ready", op, since) : await client.getStatus(workloadId);
+      return writeWorkload(recorded(m, status));
     } catch (err) {
-      const last = lastStatusOf(err) ?? (await statusOrUndefined(client, workloadIdOf(props)).catch(() => undefined));
+      const last = lastStatusOf(err) ?? (await statusOrUndefined(client, workloadId).catch(() => undefined));
       const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
       // A Failed workload stays Failed until something changes; a slow one may still get there.
       const next =
@@ -73,9 +100,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ? "fix the cause, then change its spec or `restartTrigger` and run `pulumi up`"
           : "the next `pulumi up` waits for it again";
       throw new ResourceInitError(
-        `${describeWorkload(props)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
+        `${describeWorkload(m.identity)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
         resourceId,
-        withStatus(props, last),
+        writeWorkload(recorded(m, last)),
       );
     }
   }
@@ -101,122 +128,99 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const result = diffOfChanges(changes, olds);
       // The engine's detailed diff shows `restartTrigger` as an update like any option: say what it does.
       if (result.replaces.length === 0 && changes.restart) {
-        ctx.progress.note(`${describeWorkload(news)}: restartTrigger changed, so the update restarts it (one restart call, then a wait)`);
+        ctx.progress.note(`${describeWorkload(parseWorkload(news).identity)}: restartTrigger changed, so the update restarts it (one restart call, then a wait)`);
       }
       return result;
     },
 
     async create(inputs) {
-      return guarded(
-        () => secretsOf(inputs),
-        async () => {
-          const conn = requireConnection(inputs, ctx.sources());
-          const client = ctx.client(conn);
-          const props: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl };
-          const id = workloadIdOf(props);
-          const resourceId = formatId(conn.workspace, id);
-          const call = within(props, "create");
-          // Refuse to take over silently: an existing id is somebody's workload, unless it is
-          // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
-          const previous = await statusOrUndefined(client, id, call);
-          const declared = previous !== undefined && (await runsDeclaredSpec(client, props, call));
-          if (previous && !optionsOf(props).adopt) {
-            if (!declared) throw alreadyExists(conn.workspace, id, previous);
-            ctx.progress.note(ownCreateWarning(describeWorkload(props), conn.workspace));
-          } else if (declared) {
-            // Adopting a workload that already runs the declared spec sends nothing: an upsert
-            // would start a new generation and provision it again.
-            return { id: resourceId, outs: await settle(client, resourceId, props, "adopted", "create") };
-          }
-          const requestedAt = ctx.now();
-          await client.upsertWorkload(typeOf(props), requestBodyOf(credentials.unseal(props)), call);
-          // Accepted: from here on the workload exists, and no failure may drop it from the stack.
-          const outs = await settle(client, resourceId, props, previous ? "adopted" : "created", "create", previous ? { previous, requestedAt } : undefined);
-          return { id: resourceId, outs };
-        },
-      );
+      const declared = parseWorkload(inputs);
+      return connected(ctx, declared.connection, () => secretsOfWorkload(declared), async (conn) => {
+        const client = ctx.client(conn);
+        const m = connectedTo(declared, conn);
+        const id = m.identity.workloadId;
+        const resourceId = formatId(conn.workspace, id);
+        const call = within(m, "create");
+        // Refuse to take over silently: an existing id is somebody's workload, unless it is
+        // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
+        const previous = await statusOrUndefined(client, id, call);
+        const declaredRuns = previous !== undefined && (await runsDeclaredSpec(client, m, call));
+        if (previous && !m.options.adopt) {
+          if (!declaredRuns) throw alreadyExists(conn.workspace, id, previous);
+          ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace));
+        } else if (declaredRuns) {
+          // Adopting a workload that already runs the declared spec sends nothing: an upsert
+          // would start a new generation and provision it again.
+          return { id: resourceId, outs: await settle(client, resourceId, m, "adopted", "create") };
+        }
+        const requestedAt = ctx.now();
+        await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
+        // Accepted: from here on the workload exists, and no failure may drop it from the stack.
+        const outs = await settle(client, resourceId, m, previous ? "adopted" : "created", "create", previous ? { previous, requestedAt } : undefined);
+        return { id: resourceId, outs };
+      });
     },
 
     async read(id, props = {}) {
-      const { workspace, id: workloadId } = parseId(id, "workload");
-      const base: Props = { ...props, workspace, workloadId };
-      return guarded(
-        () => secretsOf(base),
-        async () => {
-          const conn = requireConnection(base, ctx.sources());
-          const client = ctx.client(conn);
-          const call = within(base, "update");
-          const status = await statusOrUndefined(client, workloadId, call);
-          // Gone: an empty id drops the resource from the stack.
-          if (status === undefined) return { id: "" };
-          const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
-          const oldSpec = specFields(base);
-          const kept: Props = {};
-          for (const [k, v] of Object.entries(base)) if (!(k in oldSpec)) kept[k] = v;
-          const live: Props = { ...kept, workspace, baseUrl: conn.baseUrl, workloadId, type: entry?.type ?? status.type ?? base.type, ...(entry ? entry.spec : oldSpec) };
-          const restarts = restartsOutsidePulumi(base, status);
-          if (restarts === undefined) delete live[DRIFT_KEY];
-          else live[DRIFT_KEY] = restarts;
-          const outs = withStatus(live, status);
-          // Live inputs: the next diff compares the program against what runs, not what was last applied.
-          return { id, props: outs, inputs: inputsOf(outs) };
-        },
-      );
+      const stored = locate(id, props);
+      return connected(ctx, stored.connection, () => secretsOfWorkload(stored), async (conn) => {
+        const client = ctx.client(conn);
+        const workloadId = stored.identity.workloadId;
+        const call = within(stored, "update");
+        const status = await statusOrUndefined(client, workloadId, call);
+        // Gone: an empty id drops the resource from the stack.
+        if (status === undefined) return { id: "" };
+        const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
+        const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
+        const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
+        const restarts = restartsOutsidePulumi({ restartCount: stored.status?.restartCount, [DRIFT_KEY]: stored.restartsOutsidePulumi }, status);
+        const live: WorkloadModel = { ...found, connection: { ...found.connection, baseUrl: conn.baseUrl }, restartsOutsidePulumi: restarts };
+        const outs = writeWorkload(recorded(live, status));
+        // Live inputs: the next diff compares the program against what runs, not what was last applied.
+        return { id, props: outs, inputs: inputsOf(outs) };
+      });
     },
 
     async update(id, olds, news) {
-      return guarded(
-        () => [...secretsOf(olds), ...secretsOf(news)],
-        async () => {
-          const changes = classifyWorkloadChanges(olds, news);
-          const conn = requireConnection(news, ctx.sources());
-          const props: Props = { ...news, workspace: conn.workspace, baseUrl: conn.baseUrl };
-          const workloadId = workloadIdOf(props);
-          if (changes.updates.length === 0 && !changes.restart) {
-            // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
-            if (!optionsOf(props).waitForReady || recordedReady(olds, props)) return { outs: withStatus(props, statusFromOutputs(olds)) };
-            return { outs: await settle(ctx.client(conn), id, props, "accepted earlier", "update") };
-          }
-          const client = ctx.client(conn);
-          const call = within(props, "update");
-          const previous = await statusOrUndefined(client, workloadId, call);
-          if (previous === undefined || previous.phase === "Deleting") {
-            const what = previous === undefined ? "no longer exists" : "is being deleted";
-            throw new Error(`${describeWorkload(props)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
-          }
-          const requestedAt = ctx.now();
-          if (changes.updates.length > 0) await client.upsertWorkload(typeOf(props), requestBodyOf(credentials.unseal(props)), call);
-          if (changes.restart) await client.restartWorkload(workloadId, call);
-          return { outs: await settle(client, id, props, changes.updates.length > 0 ? "updated" : "restarted", "update", { previous, requestedAt }) };
-        },
-      );
+      const stored = parseWorkload(olds);
+      const declared = parseWorkload(news);
+      return connected(ctx, declared.connection, () => [...secretsOfWorkload(stored), ...secretsOfWorkload(declared)], async (conn) => {
+        const changes = classifyWorkloadChanges(olds, news);
+        const m = connectedTo(declared, conn);
+        const workloadId = m.identity.workloadId;
+        if (changes.updates.length === 0 && !changes.restart) {
+          // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
+          if (!m.options.waitForReady || recordedReady(stored.status, m.options)) return { outs: writeWorkload(recorded(m, stored.status)) };
+          return { outs: await settle(ctx.client(conn), id, m, "accepted earlier", "update") };
+        }
+        const client = ctx.client(conn);
+        const call = within(m, "update");
+        const previous = await statusOrUndefined(client, workloadId, call);
+        if (previous === undefined || previous.phase === "Deleting") {
+          const what = previous === undefined ? "no longer exists" : "is being deleted";
+          throw new Error(`${describeWorkload(m.identity)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+        }
+        const requestedAt = ctx.now();
+        if (changes.updates.length > 0) await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
+        if (changes.restart) await client.restartWorkload(workloadId, call);
+        return { outs: await settle(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", { previous, requestedAt }) };
+      });
     },
 
     async delete(id, props) {
-      const { workspace, id: workloadId } = parseId(id, "workload");
-      const base: Props = { ...props, workspace, workloadId };
-      await guarded(
-        () => secretsOf(base),
-        async () => {
-          const conn = requireConnection(base, ctx.sources());
-          const client = ctx.client(conn);
-          try {
-            await client.deleteWorkload(workloadId, within(base, "delete"));
-          } catch (err) {
-            if (err instanceof NotFoundError) return; // already gone
-            throw err;
-          }
-          // Gone means /status answers 404: only then is the id free for a replacement. The user
-          // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
-          if (optionsOf(base).waitForDeletion) await awaitWorkload(ctx, client, base, "gone", "delete");
-        },
-      );
+      const stored = locate(id, props);
+      await connected(ctx, stored.connection, () => secretsOfWorkload(stored), async (conn) => {
+        const client = ctx.client(conn);
+        try {
+          await client.deleteWorkload(stored.identity.workloadId, within(stored, "delete"));
+        } catch (err) {
+          if (err instanceof NotFoundError) return; // already gone
+          throw err;
+        }
+        // Gone means /status answers 404: only then is the id free for a replacement. The user
+        // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+        if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", "delete");
+      });
     },
   };
-}
-
-/** The status record the outputs of a state describe (for an update that sends nothing). */
-function statusFromOutputs(olds: Props): WorkloadStatus | undefined {
-  if (typeof olds.phase !== "string") return undefined;
-  return Object.fromEntries(OUTPUT_KEYS.filter((k) => olds[k] !== undefined && k !== "connectionUri").map((k) => [k, olds[k]])) as WorkloadStatus;
 }

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
-import { bodyOf } from "../../provider/dynamic/props";
+import { bodyOf } from "../../provider/dynamic/workload-body";
 import { PROVIDER_TEXT } from "../../provider/stub";
 import * as wws from "../../index";
 import { E2E_TIMEOUT_MS, ensureBuilt, newStack, until, type E2eStack } from "./harness";
