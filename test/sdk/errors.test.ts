@@ -21,9 +21,8 @@ import {
   ValidationError,
   WorkloadFailedError,
   WwsError,
-  errorFromResponse,
-  retryAfterOf,
 } from "../../sdk";
+import { errorFromResponse, retryAfterOf } from "../../sdk/errors";
 
 const ctx = { operation: "get status of workload web in workspace demo", workspace: "demo", now: Date.parse("2030-01-01T00:00:00Z") };
 

@@ -1,4 +1,6 @@
-import { EventStream, StreamAuthError, resolveStreamOptions, systemClock, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import { StreamAuthError, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import { EventStream, resolveStreamOptions } from "../../../sdk/events/stream";
+import { systemClock } from "../../../sdk/clock";
 import type { FakeServer } from "../fake-server";
 import { frame, openStream, sseServer, type SseConnection } from "./sse-server";
 
