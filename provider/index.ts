@@ -12,5 +12,3 @@ export { Database, type DatabaseArgs, type BackupArgs } from "./resources/databa
 export { Template, type TemplateArgs } from "./resources/template";
 export type { ConnectionArgs, CredentialsArgs, WaitArgs } from "./resources/inputs";
 export { getFleetHosts, getWorkloadStatus, type GetWorkloadStatusArgs } from "./functions";
-export { DEFAULT_OPTIONS } from "./dynamic/props";
-export { CONNECTION_SETTINGS } from "./dynamic/connection";

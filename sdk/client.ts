@@ -12,7 +12,7 @@ import {
   Pulse,
   RestartResponse,
   SecretList,
-  Template,
+  SavedTemplate,
   TemplateList,
   TenantSpec,
   WorkloadStatus,
@@ -113,14 +113,14 @@ export class WorkspaceClient {
    * `POST …/templates` (201). Not idempotent: the service generates the id, so a repeat would
    * save a second template. Retried only when the request provably never reached the service.
    */
-  createTemplate(body: TemplateCreate, options?: CallOptions): Promise<Template> {
+  createTemplate(body: TemplateCreate, options?: CallOptions): Promise<SavedTemplate> {
     return this.call(
-      { method: "POST", path: `${this.tenantPath()}/templates`, body, schema: Template, policy: "unsent-only", operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}` },
+      { method: "POST", path: `${this.tenantPath()}/templates`, body, schema: SavedTemplate, policy: "unsent-only", operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}` },
       options,
     );
   }
 
-  async listTemplates(options?: CallOptions): Promise<Template[]> {
+  async listTemplates(options?: CallOptions): Promise<SavedTemplate[]> {
     const list = await this.call(
       { method: "GET", path: `${this.tenantPath()}/templates`, schema: TemplateList, policy: "idempotent", operation: `list templates of workspace ${this.workspace}` },
       options,
@@ -129,9 +129,9 @@ export class WorkspaceClient {
   }
 
   /** Throws `NotFoundError` when there is no such template. */
-  getTemplate(id: string, options?: CallOptions): Promise<Template> {
+  getTemplate(id: string, options?: CallOptions): Promise<SavedTemplate> {
     return this.call(
-      { method: "GET", path: `${this.tenantPath()}/templates/${enc(id)}`, schema: Template, policy: "idempotent", operation: `get template ${id} in workspace ${this.workspace}` },
+      { method: "GET", path: `${this.tenantPath()}/templates/${enc(id)}`, schema: SavedTemplate, policy: "idempotent", operation: `get template ${id} in workspace ${this.workspace}` },
       options,
     );
   }

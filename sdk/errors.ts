@@ -81,6 +81,8 @@ export class ResponseValidationError extends WwsError {
 export interface HttpErrorInit {
   operation: string;
   workspace?: string;
+  /** The request as sent, `GET /v1/tenants/demo/workloads/web/status`, where known. */
+  request?: string;
   status: number;
   code: string;
   serviceMessage: string;
@@ -173,11 +175,19 @@ export class UnavailableError extends HttpError {
   }
 }
 
-/** Any other 5xx: the service failed. */
+/**
+ * Any other 5xx: the service failed. A 501 is not a failure of the moment (`transient.ts`): the
+ * service lacks the operation, so the hint must not invite a retry.
+ */
 export class ServerError extends HttpError {
   constructor(init: HttpErrorInit) {
-    super(init, "The service failed: try again, and report the request id if it persists.");
+    super(init, init.status === 501 ? notImplementedHint(init) : "The service failed: try again, and report the request id if it persists.");
   }
+}
+
+function notImplementedHint(init: HttpErrorInit): string {
+  const what = init.request ? `this operation (${init.request})` : "this operation";
+  return `The service does not implement ${what}: retrying will not help. Check that the base URL points at a Workspace Workload Service that offers it.`;
 }
 
 /**
@@ -259,6 +269,9 @@ export interface ErrorContext {
   /** What was being done, for the message: `get status of workload web in workspace demo`. */
   operation: string;
   workspace?: string;
+  /** The request's method and path (no query), named where the service lacks the operation (501). */
+  method?: string;
+  path?: string;
   /** Strings that must never appear in an error (the API key, credentials of the request body). */
   secrets?: readonly string[];
   /** Epoch ms, for `Retry-After` given as an HTTP date. */
@@ -279,6 +292,7 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpEr
   const init: HttpErrorInit = {
     operation: ctx.operation,
     workspace: ctx.workspace,
+    request: ctx.method && ctx.path ? `${ctx.method} ${redact(ctx.path, secrets)}` : undefined,
     status: res.status,
     code: parsed.success ? parsed.data.error.code : defaultCode,
     serviceMessage: redact(parsed.success ? parsed.data.error.message : "no error body", secrets),

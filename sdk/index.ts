@@ -6,16 +6,17 @@
  * - `eventHub` / `EventHub`: the workspace's event stream, one shared connection per
  *   (base URL, workspace, key), with `Last-Event-ID` resume, `resync`, reconnect and a heartbeat watchdog.
  * - `waitForWorkload`: readiness decided from `/status`, woken by the stream, polling when it is down.
- * - The zod schemas of every body, record and event (`./schemas`).
+ * - The errors a caller catches, the options and their defaults, and the zod schemas of every
+ *   body, record and event.
+ *
+ * Only what a caller needs is exported here; the rest (retry decisions, the transient-failure
+ * predicate, the status-to-error mapping, clocks, the waiter's parts) is internal and may change.
  */
 export { WorkspaceClient } from "./client";
-export {
-  DEFAULT_CLIENT_OPTIONS,
-  resolveClientOptions,
-  type CallOptions,
-  type ClientOptions,
-  type ResolvedClientOptions,
-} from "./options";
+export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
+export { DEFAULT_RETRY, type RetryOptions } from "./retry";
+export type { Clock, TimerHandle } from "./clock";
+export { SDK_VERSION } from "./version";
 export {
   WwsError,
   InvalidOptionError,
@@ -37,18 +38,73 @@ export {
   StreamAuthError,
   ReadinessTimeoutError,
   WorkloadFailedError,
-  errorFromResponse,
-  retryAfterOf,
-  type HttpErrorInit,
-  type ErrorResponse,
-  type ErrorContext,
 } from "./errors";
-export { DEFAULT_RETRY, shouldRetry, backoffDelay, type RetryOptions, type RetryPolicy, type RetryDecision, type RetryInput } from "./retry";
-export { isTransientFailure, isTransientStatus } from "./transient";
-export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
-export { parseRetryAfter, MAX_RETRY_AFTER_MS } from "./http/retry-after";
-export { systemClock, sleep, type Clock, type TimerHandle } from "./clock";
-export { SDK_VERSION } from "./version";
-export * from "./events";
-export * from "./wait";
-export * from "./schemas";
+export { EventHub, eventHub, type StreamConnectionSpec } from "./events/hub";
+export { DEFAULT_STREAM_OPTIONS, type StreamOptions } from "./events/stream";
+export type { StreamListener, StreamState, Unsubscribe } from "./events/types";
+export { waitForWorkload, DEFAULT_WAIT_TIMING, type WaitOptions, type WaitableClient } from "./wait/waiter";
+export type { WaitProgress } from "./wait/workload-wait";
+export type { Since, WaitGoal } from "./wait/condition";
+export type { ObserverTiming } from "./wait/observer";
+export { DEFAULT_SETTLE_RULE, type SettleRule } from "./wait/settle";
+export {
+  // names, limits and codes of the contract
+  ERROR_CODES,
+  type ErrorCode,
+  WORKLOAD_TYPES,
+  VM_TYPES,
+  PHASES,
+  type Phase,
+  EVENT_PAYLOADS,
+  EVENT_TYPES,
+  type EventType,
+  TEMPLATE_CONFIG_MAX_BYTES,
+  TEMPLATE_CONFIG_MAX_DEPTH,
+  // request bodies
+  CREATE_BODY,
+  type CreateBody,
+  CreateVm,
+  CreatePod,
+  CreateBrowser,
+  CreateController,
+  CreateStorage,
+  TemplateCreate,
+  Name,
+  SizeQuantity,
+  CpuQuantity,
+  Port,
+  Credentials,
+  VmPort,
+  Placement,
+  AiDaemon,
+  PodPort,
+  PodSource,
+  StorageEngine,
+  Backup,
+  WorkloadType,
+  // answers and records
+  CreateResponse,
+  RestartResponse,
+  WorkloadStatus,
+  TenantSpec,
+  SavedTemplate,
+  TemplateList,
+  ErrorBody,
+  ErrorDetail,
+  Pulse,
+  AgentState,
+  ActivityRow,
+  ActivityList,
+  AskList,
+  SecretList,
+  FleetHosts,
+  // events
+  type WorkspaceEvent,
+  TaskUpdate,
+  AskEvent,
+  AgentBusy,
+  AgentSleepState,
+  SpecChanged,
+  SecretChanged,
+  Resync,
+} from "./schemas";

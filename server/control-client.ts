@@ -1,10 +1,8 @@
 import type { CountersSnapshot } from "./http/counters";
 import type { FaultConfig } from "./http/faults";
-import type { Transition as TransitionRecord } from "./state/types";
+import type { PhaseTransition } from "./state/types";
 
-export type Counters = CountersSnapshot;
-export type Faults = FaultConfig;
-export type Transition = TransitionRecord;
+export type { CountersSnapshot, FaultConfig, PhaseTransition };
 
 /** The service's own record of a workload, in every profile: the full `/status` record and the applied spec. */
 export interface WorkloadRecordView {
@@ -55,7 +53,7 @@ export class ControlClient {
     return ((await this.call("POST", "/_control/streams/drop")) as { dropped: number }).dropped;
   }
 
-  async setFaults(faults: Faults): Promise<void> {
+  async setFaults(faults: FaultConfig): Promise<void> {
     await this.call("PUT", "/_control/faults", faults);
   }
 
@@ -63,8 +61,8 @@ export class ControlClient {
     await this.call("DELETE", "/_control/faults");
   }
 
-  async counters(): Promise<Counters> {
-    return (await this.call("GET", "/_control/counters")) as Counters;
+  async counters(): Promise<CountersSnapshot> {
+    return (await this.call("GET", "/_control/counters")) as CountersSnapshot;
   }
 
   async resetCounters(): Promise<void> {
@@ -83,9 +81,9 @@ export class ControlClient {
   }
 
   /** Phase changes of the workload, oldest first (`at`: epoch ms, sub-ms precision; `Gone` marks removal). */
-  async transitions(workspace: string, id: string): Promise<Transition[]> {
+  async transitions(workspace: string, id: string): Promise<PhaseTransition[]> {
     const path = `/_control/workloads/${encodeURIComponent(workspace)}/${encodeURIComponent(id)}/transitions`;
-    return ((await this.call("GET", path)) as { transitions: Transition[] }).transitions;
+    return ((await this.call("GET", path)) as { transitions: PhaseTransition[] }).transitions;
   }
 
   /**

@@ -28,7 +28,7 @@ const NAMED: Record<string, z.ZodType> = {
   WorkloadStatus: s.WorkloadStatus,
   TenantSpec: s.TenantSpec,
   TemplateCreate: s.TemplateCreate,
-  Template: s.Template,
+  Template: s.SavedTemplate,
   TemplateList: s.TemplateList,
   AgentState: s.AgentState,
   Pulse: s.Pulse,

@@ -1,4 +1,4 @@
-import { NotFoundError, WorkspaceClient, type Template, type WorkloadStatus } from "../../sdk";
+import { NotFoundError, WorkspaceClient, type SavedTemplate, type WorkloadStatus } from "../../sdk";
 
 export interface LiveWorkload {
   id: string;
@@ -13,7 +13,7 @@ export interface LiveWorkspace {
   workloads: LiveWorkload[];
   /** Workloads left out, with why (being deleted). */
   skipped: Array<{ id: string; why: string }>;
-  templates: Template[];
+  templates: SavedTemplate[];
 }
 
 /** Everything `import` needs from a live workspace: the tenant spec, each workload's status, the templates. */

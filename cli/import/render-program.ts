@@ -1,4 +1,4 @@
-import type { Template } from "../../sdk";
+import type { SavedTemplate } from "../../sdk";
 import { literal } from "./literal";
 import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
 
@@ -39,14 +39,14 @@ function workloadStatement(w: LiveWorkload): string {
 }
 
 /** Resource names of templates: a slug of the name, made unique with the id where names repeat. */
-function templateNames(templates: Template[]): string[] {
-  const slug = (t: Template): string => t.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "template";
+function templateNames(templates: SavedTemplate[]): string[] {
+  const slug = (t: SavedTemplate): string => t.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "template";
   const counts = new Map<string, number>();
   for (const t of templates) counts.set(slug(t), (counts.get(slug(t)) ?? 0) + 1);
   return templates.map((t) => `template-${slug(t)}${(counts.get(slug(t)) ?? 0) > 1 ? `-${t.id.slice(4, 12)}` : ""}`);
 }
 
-function templateStatement(t: Template, name: string): string {
+function templateStatement(t: SavedTemplate, name: string): string {
   const args: Record<string, unknown> = { name: t.name, description: t.description, kind: t.kind, config: t.config };
   const lines = Object.entries(args)
     .filter(([, v]) => v !== undefined)

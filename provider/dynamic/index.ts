@@ -37,18 +37,3 @@ if (isDynamicProviderHost()) {
 
 export const workload = createWorkloadProvider(context);
 export const template = createTemplateProvider(context);
-
-export { createContext, type ContextOptions, type ManagedContext, type ProviderContext } from "./context";
-export { createWorkloadProvider } from "./workload";
-export { createTemplateProvider } from "./template";
-export { checkWorkload } from "./check-workload";
-export { checkTemplate } from "./check-template";
-export { diffWorkload, classifyWorkloadChanges, type DiffResult, type WorkloadChanges } from "./diff-workload";
-export { CONNECTION_SETTINGS, missingSettingMessage, resolveConnection, type Connection, type StackConfig } from "./connection";
-export { ResourceInitError } from "./init-error";
-export { ProgressReporter, DEFAULT_PROGRESS_OPTIONS, type ProgressOptions } from "./progress";
-export { UNKNOWN } from "./unknown";
-export { waitTimingFromEnv } from "./wait-env";
-export { DEFAULT_OPTIONS } from "./props";
-export type { ProviderImpl } from "./types";
-export type { Failure } from "./failures";

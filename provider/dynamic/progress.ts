@@ -1,4 +1,6 @@
-import { formatDuration, systemClock, type Clock, type SettleRule, type TimerHandle, type WaitProgress } from "../../sdk";
+import type { Clock, SettleRule, TimerHandle, WaitProgress } from "../../sdk";
+import { formatDuration } from "../../sdk/wait/workload-wait";
+import { systemClock } from "../../sdk/clock";
 
 /** What a user reads when a wait settles for lack of evidence (the rule: `sdk/wait/settle.ts`). */
 function settlingText(rule: SettleRule): string {

@@ -1,4 +1,4 @@
-import { NotFoundError, type CallOptions, type Template, type TemplateCreate, type WorkspaceClient } from "../../sdk";
+import { NotFoundError, type CallOptions, type SavedTemplate, type TemplateCreate, type WorkspaceClient } from "../../sdk";
 import { checkTemplate } from "./check-template";
 import { requireConnection } from "./connection";
 import { connected } from "./connected";
@@ -30,8 +30,8 @@ function bodyOf(props: Props): TemplateCreate {
  * Takes over an existing template instead of creating one. There is no template update, so it is
  * taken over only as it is: every declared field must equal the saved one.
  */
-async function adoptTemplate(client: WorkspaceClient, workspace: string, templateId: string, inputs: Props, call: CallOptions): Promise<Template> {
-  let t: Template;
+async function adoptTemplate(client: WorkspaceClient, workspace: string, templateId: string, inputs: Props, call: CallOptions): Promise<SavedTemplate> {
+  let t: SavedTemplate;
   try {
     t = await client.getTemplate(templateId, call);
   } catch (err) {
@@ -54,7 +54,7 @@ function locate(id: string, props: Props): { base: Props; templateId: string } {
   return { base: { ...props, workspace }, templateId };
 }
 
-function live(props: Props, t: Template): Props {
+function live(props: Props, t: SavedTemplate): Props {
   const out: Props = { ...props, templateId: t.id, name: t.name, kind: t.kind, config: t.config, createdAt: t.createdAt };
   if (t.description !== undefined) out.description = t.description;
   else delete out.description;
@@ -99,7 +99,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     async read(id, props = {}) {
       const { base, templateId } = locate(id, props);
       return connected(ctx, base, () => secretsOf(base), async (conn) => {
-        let t: Template;
+        let t: SavedTemplate;
         try {
           t = await ctx.client(conn).getTemplate(templateId, within(ctx));
         } catch (err) {

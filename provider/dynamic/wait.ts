@@ -1,4 +1,5 @@
-import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { describeWaitGoal } from "../../sdk/wait/goal";
 import type { ProviderContext } from "./context";
 import type { TimeoutOperation } from "./timeouts";
 import { describeWorkload, type WorkloadModel } from "./workload-model";

@@ -209,7 +209,7 @@ export class EventStream {
     }
     const error: HttpError = errorFromResponse(
       { status, headers, body },
-      { operation: this.operation, workspace: this.init.workspace, secrets: [this.#apiKey], now: this.init.clock.now() },
+      { operation: this.operation, workspace: this.init.workspace, method: "GET", path: this.path, secrets: [this.#apiKey], now: this.init.clock.now() },
     );
     if (status === 401 || status === 403) return { kind: "fatal", error: new StreamAuthError(error) };
     if (!isTransientFailure(error)) return { kind: "fatal", error };

@@ -76,7 +76,7 @@ export class Requester {
         const parsed = parseJson(res.text);
         error = errorFromResponse(
           { status: res.status, headers: res.headers, body: parsed.ok ? parsed.value : res.text },
-          { operation: spec.operation, workspace: this.options.workspace, secrets, now: clock.now() },
+          { operation: spec.operation, workspace: this.options.workspace, method: spec.method, path: this.options.basePath + spec.path, secrets, now: clock.now() },
         );
       } catch (err) {
         if (!(err instanceof WwsError)) throw err;

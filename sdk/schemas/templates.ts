@@ -63,7 +63,7 @@ export const TemplateCreate = z
   });
 export type TemplateCreate = z.infer<typeof TemplateCreate>;
 
-export const Template = z.looseObject({
+export const SavedTemplate = z.looseObject({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
@@ -71,9 +71,9 @@ export const Template = z.looseObject({
   config: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
-export type Template = z.infer<typeof Template>;
+export type SavedTemplate = z.infer<typeof SavedTemplate>;
 
-export const TemplateList = z.looseObject({ templates: z.array(Template) });
+export const TemplateList = z.looseObject({ templates: z.array(SavedTemplate) });
 
 export function configByteLength(config: unknown): number {
   return Buffer.byteLength(JSON.stringify(config), "utf8");

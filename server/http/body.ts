@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { HttpError } from "./errors";
+import { ErrorReply } from "./errors";
 
 /** Request bodies above this are refused with 413 before they are read to the end. */
 export const MAX_BODY_BYTES = 1024 * 1024; // 1 MiB
@@ -10,9 +10,9 @@ function isJsonContentType(header: string | undefined): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
-function tooLarge(): HttpError {
+function tooLarge(): ErrorReply {
   // The connection is closed after the answer: the rest of the body is never read.
-  return new HttpError("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, { connection: "close" });
+  return new ErrorReply("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, { connection: "close" });
 }
 
 /**
@@ -21,7 +21,7 @@ function tooLarge(): HttpError {
  */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (!isJsonContentType(req.headers["content-type"])) {
-    throw new HttpError("unsupported_media_type", "request body must be application/json", [
+    throw new ErrorReply("unsupported_media_type", "request body must be application/json", [
       { path: "content-type", message: "expected application/json" },
     ]);
   }
@@ -59,11 +59,11 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   });
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") {
-    throw new HttpError("validation_failed", "request body must be a JSON object", [{ path: "", message: "empty body" }]);
+    throw new ErrorReply("validation_failed", "request body must be a JSON object", [{ path: "", message: "empty body" }]);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new HttpError("validation_failed", "request body is not valid JSON", [{ path: "", message: "malformed JSON" }]);
+    throw new ErrorReply("validation_failed", "request body is not valid JSON", [{ path: "", message: "malformed JSON" }]);
   }
 }

@@ -5,7 +5,7 @@ import { ERROR_CODES, type ErrorCode, type ErrorDetail } from "../../sdk/schemas
  * `ERROR_CODES`, so that a code and its status never disagree. Messages are written
  * by this service and never contain request values that could be credentials.
  */
-export class HttpError extends Error {
+export class ErrorReply extends Error {
   readonly status: number;
 
   constructor(
@@ -17,21 +17,21 @@ export class HttpError extends Error {
     status?: number,
   ) {
     super(message);
-    this.name = "HttpError";
+    this.name = "ErrorReply";
     this.status = status ?? ERROR_CODES[code];
   }
 }
 
-export function validationFailed(details: ErrorDetail[], message = "request validation failed"): HttpError {
-  return new HttpError("validation_failed", message, details);
+export function validationFailed(details: ErrorDetail[], message = "request validation failed"): ErrorReply {
+  return new ErrorReply("validation_failed", message, details);
 }
 
-export function notFound(what: string, path?: string): HttpError {
-  return new HttpError("not_found", `${what} not found`, path ? [{ path, message: "not found" }] : undefined);
+export function notFound(what: string, path?: string): ErrorReply {
+  return new ErrorReply("not_found", `${what} not found`, path ? [{ path, message: "not found" }] : undefined);
 }
 
-export function conflict(message: string, path?: string): HttpError {
-  return new HttpError("conflict", message, path ? [{ path, message }] : undefined);
+export function conflict(message: string, path?: string): ErrorReply {
+  return new ErrorReply("conflict", message, path ? [{ path, message }] : undefined);
 }
 
 /** Code of an HTTP status: the catalogue's when it has one, else `internal`/`unavailable`. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HttpError, codeOfStatus } from "./errors";
+import { ErrorReply, codeOfStatus } from "./errors";
 
 /** Body of `PUT /_control/faults`. */
 export const FaultConfig = z.strictObject({
@@ -45,7 +45,7 @@ export class Faults {
   }
 
   /** Waits the configured latency, then returns the error to answer with, if any. */
-  async apply(path: string, random: () => number = Math.random): Promise<HttpError | undefined> {
+  async apply(path: string, random: () => number = Math.random): Promise<ErrorReply | undefined> {
     const c = this.config;
     if (c === undefined || !path.startsWith(c.pathPrefix ?? "/v1")) return undefined;
     const delay = Array.isArray(c.latencyMs) ? c.latencyMs[0] + random() * Math.max(0, c.latencyMs[1] - c.latencyMs[0]) : c.latencyMs;
@@ -56,6 +56,6 @@ export class Faults {
     const statuses = c.errorStatuses ?? DEFAULT_ERROR_STATUSES;
     const status = statuses[Math.floor(random() * statuses.length)];
     const retryAfter = String(c.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
-    return new HttpError(codeOfStatus(status), `injected fault (status ${status})`, undefined, { "retry-after": retryAfter }, status);
+    return new ErrorReply(codeOfStatus(status), `injected fault (status ${status})`, undefined, { "retry-after": retryAfter }, status);
   }
 }

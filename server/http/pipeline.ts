@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { DNS_LABEL, DNS_LABEL_RULE } from "../../sdk/schemas";
 import { presentedKey, secretsEqual } from "../auth";
 import type { ServiceContext } from "../context";
-import { HttpError } from "./errors";
+import { ErrorReply } from "./errors";
 import { sendError } from "./respond";
 import type { RequestContext, Route, Router } from "./router";
 
@@ -26,28 +26,28 @@ function authorize(ctx: ServiceContext, route: Route, rc: RequestContext): void 
   if (route.auth === "control") {
     const token = rc.req.headers["x-control-token"];
     if (typeof token !== "string" || ctx.options.controlToken === undefined || !secretsEqual(token, ctx.options.controlToken)) {
-      throw new HttpError("unauthorized", "missing or wrong x-control-token");
+      throw new ErrorReply("unauthorized", "missing or wrong x-control-token");
     }
     return;
   }
   const keyWorkspace = ctx.keys.workspaceOf(presentedKey(rc.req.headers));
   if (keyWorkspace === undefined) {
-    throw new HttpError("unauthorized", "missing or unknown API key (send x-api-key or Authorization: Bearer)", undefined, {
+    throw new ErrorReply("unauthorized", "missing or unknown API key (send x-api-key or Authorization: Bearer)", undefined, {
       "www-authenticate": "Bearer",
     });
   }
   rc.keyWorkspace = keyWorkspace;
   if (route.auth === "any-key") return;
   const name = rc.params.name;
-  if (!DNS_LABEL.test(name)) throw new HttpError("validation_failed", "invalid workspace name", [{ path: "name", message: DNS_LABEL_RULE }]);
-  if (name !== keyWorkspace) throw new HttpError("forbidden", "the API key belongs to another workspace");
+  if (!DNS_LABEL.test(name)) throw new ErrorReply("validation_failed", "invalid workspace name", [{ path: "name", message: DNS_LABEL_RULE }]);
+  if (name !== keyWorkspace) throw new ErrorReply("forbidden", "the API key belongs to another workspace");
 }
 
 /**
  * The request pipeline: request id on every answer, counters and one log line when the answer is
  * done, routing, injected faults (`/v1` only, after the route is known so that counters name it,
  * before anything is handled), auth, the handler, and the contract's error body for every
- * failure. A thrown non-HttpError becomes a 500 whose message says nothing about the cause.
+ * failure. A thrown non-ErrorReply becomes a 500 whose message says nothing about the cause.
  */
 export function createRequestHandler(ctx: ServiceContext, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
   const log = ctx.options.log;
@@ -67,14 +67,14 @@ export function createRequestHandler(ctx: ServiceContext, router: Router): (req:
       if (log) log(`${method} ${routeName} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
     });
     void handle().catch((err: unknown) => {
-      if (err instanceof HttpError) {
+      if (err instanceof ErrorReply) {
         sendError(res, err);
         return;
       }
       // Stack frames only: an error message might quote request data.
       const frames = err instanceof Error && err.stack ? err.stack.split("\n").slice(1, 6).join(" | ") : "";
       if (log) log(`internal error ${requestId}: ${err instanceof Error ? err.name : "unknown"} ${frames}`);
-      sendError(res, new HttpError("internal", "internal error"));
+      sendError(res, new ErrorReply("internal", "internal error"));
     });
 
     async function handle(): Promise<void> {
@@ -86,9 +86,9 @@ export function createRequestHandler(ctx: ServiceContext, router: Router): (req:
       }
       if (!match.route) {
         if (match.allow.length > 0) {
-          throw new HttpError("not_found", `no ${method} route for this path`, undefined, { allow: match.allow.join(", ") });
+          throw new ErrorReply("not_found", `no ${method} route for this path`, undefined, { allow: match.allow.join(", ") });
         }
-        throw new HttpError("not_found", "no such route");
+        throw new ErrorReply("not_found", "no such route");
       }
       const rc: RequestContext = { req, res, params: match.params, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), requestId };
       authorize(ctx, match.route, rc);

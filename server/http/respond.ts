@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { HttpError, errorBody } from "./errors";
+import { ErrorReply, errorBody } from "./errors";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -16,7 +16,7 @@ export function sendEmpty(res: ServerResponse, status: number): void {
   res.end();
 }
 
-export function sendError(res: ServerResponse, err: HttpError): void {
+export function sendError(res: ServerResponse, err: ErrorReply): void {
   if (res.headersSent) {
     // Too late for a status: the only honest signal left is a broken connection.
     res.destroy();

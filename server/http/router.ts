@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpError } from "./errors";
+import { ErrorReply } from "./errors";
 
 /** Who may call a route: a key of the path's workspace, any valid key, nobody needed, or the control token. */
 export type RouteAuth = "workspace" | "any-key" | "public" | "control";
@@ -34,7 +34,7 @@ function decodeSegment(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new HttpError("validation_failed", "malformed percent-encoding in the path", [{ path: "path", message: "malformed percent-encoding" }]);
+    throw new ErrorReply("validation_failed", "malformed percent-encoding in the path", [{ path: "path", message: "malformed percent-encoding" }]);
   }
 }
 

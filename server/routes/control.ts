@@ -2,11 +2,11 @@ import { z } from "zod";
 import { issuesToDetails } from "../../sdk/schemas";
 import type { ServiceContext } from "../context";
 import { readJson } from "../http/body";
-import { HttpError, validationFailed } from "../http/errors";
+import { ErrorReply, validationFailed } from "../http/errors";
 import { FaultConfig } from "../http/faults";
 import { sendEmpty, sendJson } from "../http/respond";
 import type { RequestContext, Router } from "../http/router";
-import { preciseNow } from "../state/workspace";
+import { preciseNow } from "../state/workspace-state";
 import { failWorkload, getWorkload } from "../workloads/operations";
 import { statusRecord } from "../workloads/status";
 import { emitSynthetic, SyntheticEvents } from "./synthetic";
@@ -21,7 +21,7 @@ async function parseBody<T>(rc: RequestContext, schema: z.ZodType<T>): Promise<T
 
 function controlWorkspace(ctx: ServiceContext, name: string): NonNullable<ReturnType<ServiceContext["store"]["workspace"]>> {
   const ws = ctx.store.workspace(name);
-  if (!ws) throw new HttpError("not_found", "workspace not found", [{ path: "ws", message: "not found" }]);
+  if (!ws) throw new ErrorReply("not_found", "workspace not found", [{ path: "ws", message: "not found" }]);
   return ws;
 }
 
@@ -59,8 +59,8 @@ export function controlRoutes(ctx: ServiceContext, router: Router): void {
   router.add("POST", "/_control/streams/drop", "control", (rc) => {
     let dropped = 0;
     for (const ws of ctx.store.workspaces.values()) {
-      dropped += ws.hub.subscriberCount;
-      ws.hub.dropAll();
+      dropped += ws.fanout.subscriberCount;
+      ws.fanout.dropAll();
     }
     sendJson(rc.res, 200, { dropped });
   });

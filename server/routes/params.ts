@@ -1,27 +1,27 @@
 import { DNS_LABEL, DNS_LABEL_RULE } from "../../sdk/schemas";
 import type { ServiceContext } from "../context";
-import { HttpError, validationFailed } from "../http/errors";
+import { ErrorReply, validationFailed } from "../http/errors";
 import type { RequestContext } from "../http/router";
-import type { Workspace } from "../state/workspace";
+import type { WorkspaceState } from "../state/workspace-state";
 
 /** Template ids are `tpl_` and lower-case hex. */
 export const TEMPLATE_ID = /^tpl_[0-9a-f]{1,64}$/;
 
 /** The path's workspace; auth has already checked that the key belongs to it. */
-export function workspaceOf(ctx: ServiceContext, rc: RequestContext): Workspace {
+export function workspaceOf(ctx: ServiceContext, rc: RequestContext): WorkspaceState {
   const ws = ctx.store.workspace(rc.params.name);
-  if (!ws) throw new HttpError("not_found", "workspace not found", [{ path: "name", message: "not found" }]);
+  if (!ws) throw new ErrorReply("not_found", "workspace not found", [{ path: "name", message: "not found" }]);
   return ws;
 }
 
 /** A workload id from the path: a DNS label, else 400 naming `id`. */
-export function workloadIdOf(rc: RequestContext): string {
+export function workloadIdParam(rc: RequestContext): string {
   const id = rc.params.id;
   if (!DNS_LABEL.test(id)) throw validationFailed([{ path: "id", message: DNS_LABEL_RULE }], "invalid workload id");
   return id;
 }
 
-export function templateIdOf(rc: RequestContext): string {
+export function templateIdParam(rc: RequestContext): string {
   const id = rc.params.id;
   if (!TEMPLATE_ID.test(id)) throw validationFailed([{ path: "id", message: "must be tpl_ followed by lower-case hex" }], "invalid template id");
   return id;

@@ -10,11 +10,11 @@ import {
 } from "../../sdk/schemas";
 import type { ServiceContext } from "../context";
 import { readJson } from "../http/body";
-import { HttpError, notFound, validationFailed } from "../http/errors";
+import { ErrorReply, notFound, validationFailed } from "../http/errors";
 import { sendEmpty, sendJson } from "../http/respond";
 import type { Router } from "../http/router";
 import type { TemplateRecord } from "../state/types";
-import { templateIdOf, workspaceOf } from "./params";
+import { templateIdParam, workspaceOf } from "./params";
 
 /** The size limit is checked before the schema: an oversized config is refused whatever else is wrong. */
 function checkConfigSize(body: unknown): void {
@@ -24,7 +24,7 @@ function checkConfigSize(body: unknown): void {
   if (jsonDepth(config, TEMPLATE_CONFIG_MAX_DEPTH) > TEMPLATE_CONFIG_MAX_DEPTH) return;
   const bytes = configByteLength(config);
   if (bytes > TEMPLATE_CONFIG_MAX_BYTES) {
-    throw new HttpError("payload_too_large", `template config is ${bytes} bytes serialized; the limit is ${TEMPLATE_CONFIG_MAX_BYTES}`, [
+    throw new ErrorReply("payload_too_large", `template config is ${bytes} bytes serialized; the limit is ${TEMPLATE_CONFIG_MAX_BYTES}`, [
       { path: "config", message: `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized` },
     ]);
   }
@@ -56,14 +56,14 @@ export function templateRoutes(ctx: ServiceContext, router: Router): void {
   });
 
   router.add("GET", "/v1/tenants/:name/templates/:id", "workspace", (rc) => {
-    const t = workspaceOf(ctx, rc).templates.get(templateIdOf(rc));
+    const t = workspaceOf(ctx, rc).templates.get(templateIdParam(rc));
     if (!t) throw notFound("template", "id");
     sendJson(rc.res, 200, t);
   });
 
   router.add("DELETE", "/v1/tenants/:name/templates/:id", "workspace", (rc) => {
     const ws = workspaceOf(ctx, rc);
-    const id = templateIdOf(rc);
+    const id = templateIdParam(rc);
     const t = ws.templates.get(id);
     if (!t) throw notFound("template", "id");
     ws.templates.delete(id);

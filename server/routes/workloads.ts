@@ -5,7 +5,7 @@ import type { Router } from "../http/router";
 import { deleteWorkload, getWorkload, parseType, restartWorkload, upsertWorkload } from "../workloads/operations";
 import { statusRecord } from "../workloads/status";
 import { restartView, statusView } from "../profile";
-import { workloadIdOf, workspaceOf } from "./params";
+import { workloadIdParam, workspaceOf } from "./params";
 
 export function workloadRoutes(ctx: ServiceContext, router: Router): void {
   router.add("POST", "/v1/tenants/:name/workloads/:type", "workspace", async (rc) => {
@@ -18,20 +18,20 @@ export function workloadRoutes(ctx: ServiceContext, router: Router): void {
 
   router.add("GET", "/v1/tenants/:name/workloads/:id/status", "workspace", (rc) => {
     const ws = workspaceOf(ctx, rc);
-    const w = getWorkload(ws, workloadIdOf(rc));
+    const w = getWorkload(ws, workloadIdParam(rc));
     sendJson(rc.res, 200, statusView(ctx.options.profile, statusRecord(w, ws.name, ctx.options.workloadDomain)));
   });
 
   router.add("POST", "/v1/tenants/:name/workloads/:id/restart", "workspace", (rc) => {
     const ws = workspaceOf(ctx, rc);
-    const id = workloadIdOf(rc);
+    const id = workloadIdParam(rc);
     restartWorkload(ctx, ws, id);
     sendJson(rc.res, 200, restartView(ctx.options.profile, { tenant: ws.name, id, status: "restarting" }));
   });
 
   router.add("DELETE", "/v1/tenants/:name/workloads/:id", "workspace", (rc) => {
     const ws = workspaceOf(ctx, rc);
-    const id = workloadIdOf(rc);
+    const id = workloadIdParam(rc);
     deleteWorkload(ctx, ws, id);
     sendJson(rc.res, 202, { tenant: ws.name, id, status: "deleting" });
   });

@@ -3,7 +3,7 @@ import type { ResolvedOptions } from "../options";
 import { Persister, loadDataDir, type PersistedState } from "./persistence";
 import { SecretStore } from "./secrets";
 import type { WorkloadRecord } from "./types";
-import { Workspace } from "./workspace";
+import { WorkspaceState } from "./workspace-state";
 
 /**
  * The first event id of a workspace. Without a data dir it is time-derived (ms since the epoch ×
@@ -19,7 +19,7 @@ function firstEventId(persisted: string | undefined): number {
 
 /** All workspaces, the secrets, the fleet, and the optional data dir behind them. */
 export class Store {
-  readonly workspaces = new Map<string, Workspace>();
+  readonly workspaces = new Map<string, WorkspaceState>();
   readonly secrets = new SecretStore();
   readonly fleet: Fleet;
   private readonly persister: Persister | undefined;
@@ -32,7 +32,7 @@ export class Store {
     const names = new Set([...Object.keys(options.keys), ...Object.keys(persisted)]);
     for (const name of names) {
       const p = persisted[name];
-      const ws = new Workspace(name, {
+      const ws = new WorkspaceState(name, {
         ringSize: options.ringSize,
         heartbeatMs: options.heartbeatMs,
         streamMaxMs: options.streamMaxMs,
@@ -51,7 +51,7 @@ export class Store {
     this.persister = options.dataDir !== undefined ? new Persister(options.dataDir, () => this.snapshot()) : undefined;
   }
 
-  workspace(name: string): Workspace | undefined {
+  workspace(name: string): WorkspaceState | undefined {
     return this.workspaces.get(name);
   }
 
@@ -72,7 +72,7 @@ export class Store {
   }
 
   close(): void {
-    for (const ws of this.workspaces.values()) ws.hub.close();
+    for (const ws of this.workspaces.values()) ws.fanout.close();
     this.persister?.schedule();
     this.persister?.flush();
   }
@@ -82,7 +82,7 @@ export class Store {
     for (const [name, ws] of this.workspaces) {
       workspaces[name] = {
         generation: ws.generation,
-        lastEventId: String(ws.hub.lastId),
+        lastEventId: String(ws.fanout.lastId),
         workloads: [...ws.workloads.values()],
         templates: [...ws.templates.values()],
       };

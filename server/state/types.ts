@@ -50,7 +50,7 @@ export interface ActivityRecord {
 }
 
 /** A phase change, for `GET /_control/.../transitions`; `at` is epoch ms with sub-ms precision. */
-export interface Transition {
+export interface PhaseTransition {
   phase: Phase | "Gone";
   generation: number;
   at: number;

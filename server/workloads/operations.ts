@@ -11,7 +11,7 @@ import type { ServiceContext } from "../context";
 import { conflict, notFound, validationFailed } from "../http/errors";
 import { credentialsPath } from "../state/secrets";
 import type { WorkloadRecord } from "../state/types";
-import type { Workspace } from "../state/workspace";
+import type { WorkspaceState } from "../state/workspace-state";
 
 /** Storage logins default to this user name. */
 const STORAGE_DEFAULT_USER = "app";
@@ -30,7 +30,7 @@ export function parseType(type: string): WorkloadType {
   return parsed.data;
 }
 
-export function getWorkload(ws: Workspace, id: string): WorkloadRecord {
+export function getWorkload(ws: WorkspaceState, id: string): WorkloadRecord {
   const w = ws.workloads.get(id);
   if (!w) throw notFound(`workload ${id}`, "id");
   return w;
@@ -40,7 +40,7 @@ export function getWorkload(ws: Workspace, id: string): WorkloadRecord {
  * `POST /workloads/{type}`: an upsert keyed by `body.id`. Every check runs before the first
  * change, so a rejected request leaves the state as it was.
  */
-export function upsertWorkload(ctx: ServiceContext, ws: Workspace, typeParam: string, body: unknown): void {
+export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typeParam: string, body: unknown): void {
   const type = parseType(typeParam);
   const parsed = CREATE_BODY[type].safeParse(body);
   if (!parsed.success) throw validationFailed(issuesToDetails(parsed.error));
@@ -92,10 +92,10 @@ export function upsertWorkload(ctx: ServiceContext, ws: Workspace, typeParam: st
   const inPlace = changesInPlace(ctx, existing);
   ws.audit("api", existing ? "workload.updated" : "workload.created", target(id), { type, generation: w.generation });
   if (!inPlace) ws.setPhase(w, "Pending", "api");
-  ws.hub.emit("spec-changed", {});
+  ws.fanout.emit("spec-changed", {});
   if (storeSecret && credentials !== undefined) {
     ctx.store.secrets.set(ws.name, path, { username: credentials.username, password: credentials.password, updatedAt: new Date().toISOString() });
-    ws.hub.emit("secret-changed", { path });
+    ws.fanout.emit("secret-changed", { path });
   }
   const key = `daemon:${id}`;
   if (daemonEnabled(spec)) ws.setAgent(key, { busy: true, sleeping: false, sessions: 0, tasks: 0 });
@@ -110,7 +110,7 @@ function changesInPlace(ctx: ServiceContext, w: WorkloadRecord | undefined): boo
 }
 
 /** Drives an accepted upsert or restart on, the way the service's `transitions` setting shows it. */
-function continueChange(ctx: ServiceContext, ws: Workspace, w: WorkloadRecord, inPlace: boolean): void {
+function continueChange(ctx: ServiceContext, ws: WorkspaceState, w: WorkloadRecord, inPlace: boolean): void {
   // In place: still Running; the reconciler observes the new generation after the delay.
   if (inPlace) return ctx.reconciler.kick(ws, w, ctx.options.inPlaceDelayMs);
   if (ctx.options.transitions === "instant") ctx.reconciler.runToRunning(ws, w);
@@ -118,7 +118,7 @@ function continueChange(ctx: ServiceContext, ws: Workspace, w: WorkloadRecord, i
 }
 
 /** `POST /workloads/{id}/restart`. */
-export function restartWorkload(ctx: ServiceContext, ws: Workspace, id: string): void {
+export function restartWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string): void {
   const w = getWorkload(ws, id);
   if (w.phase === "Deleting") throw conflict(`workload ${id} is being deleted`, "id");
   w.generation++;
@@ -132,18 +132,18 @@ export function restartWorkload(ctx: ServiceContext, ws: Workspace, id: string):
 }
 
 /** `DELETE /workloads/{id}`: Deleting now, gone one reconciler step later. Deleting again is a no-op. */
-export function deleteWorkload(ctx: ServiceContext, ws: Workspace, id: string): void {
+export function deleteWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string): void {
   const w = getWorkload(ws, id);
   if (w.phase === "Deleting") return;
   ws.generation++;
   ws.setPhase(w, "Deleting", "api");
-  ws.hub.emit("spec-changed", {});
+  ws.fanout.emit("spec-changed", {});
   ctx.store.changed();
   ctx.reconciler.kick(ws, w);
 }
 
 /** Control: sets Failed with `message`, from any phase. */
-export function failWorkload(ctx: ServiceContext, ws: Workspace, id: string, message: string): void {
+export function failWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string, message: string): void {
   const w = getWorkload(ws, id);
   ws.setPhase(w, "Failed", "control", message);
   ctx.store.changed();
@@ -151,7 +151,7 @@ export function failWorkload(ctx: ServiceContext, ws: Workspace, id: string, mes
 }
 
 /** `GET /spec`: the desired state; a workload being deleted is no longer part of it. */
-export function tenantSpec(ws: Workspace): { name: string; generation: number; workloads: Array<{ id: string; type: string; spec: Record<string, unknown> }> } {
+export function tenantSpec(ws: WorkspaceState): { name: string; generation: number; workloads: Array<{ id: string; type: string; spec: Record<string, unknown> }> } {
   return {
     name: ws.name,
     generation: ws.generation,

@@ -2,7 +2,7 @@ import { isVmType } from "../../sdk/schemas";
 import { credentialsPath } from "../state/secrets";
 import type { Store } from "../state/store";
 import type { WorkloadRecord } from "../state/types";
-import type { Workspace } from "../state/workspace";
+import type { WorkspaceState } from "../state/workspace-state";
 
 /**
  * Drives each workload toward running (or gone), one step per `stepMs`, asynchronously.
@@ -31,7 +31,7 @@ export class Reconciler {
   }
 
   /** (Re)schedules the next step of `w` in `delayMs`, dropping one already scheduled. */
-  kick(ws: Workspace, w: WorkloadRecord, delayMs = this.stepMs): void {
+  kick(ws: WorkspaceState, w: WorkloadRecord, delayMs = this.stepMs): void {
     this.cancel(w);
     if (this.paused || !needsStep(w)) return;
     const run = (): void => {
@@ -49,7 +49,7 @@ export class Reconciler {
   }
 
   /** Takes `w` from Pending, Provisioning or Restarting to Running at once (transitions `instant`). */
-  runToRunning(ws: Workspace, w: WorkloadRecord): void {
+  runToRunning(ws: WorkspaceState, w: WorkloadRecord): void {
     if (w.phase === "Pending") ws.setPhase(w, "Provisioning", "reconciler");
     if (w.phase === "Provisioning" || w.phase === "Restarting") this.reachRunning(ws, w);
   }
@@ -79,7 +79,7 @@ export class Reconciler {
     this.timers.delete(w);
   }
 
-  private step(ws: Workspace, w: WorkloadRecord): void {
+  private step(ws: WorkspaceState, w: WorkloadRecord): void {
     // A record replaced or removed since this step was scheduled is no longer ours to move.
     if (ws.workloads.get(w.id) !== w) return;
     switch (w.phase) {
@@ -113,26 +113,26 @@ export class Reconciler {
     this.kick(ws, w);
   }
 
-  private reachRunning(ws: Workspace, w: WorkloadRecord): void {
+  private reachRunning(ws: WorkspaceState, w: WorkloadRecord): void {
     w.observedGeneration = w.generation;
     ws.setPhase(w, "Running", "reconciler");
     this.daemonIdle(ws, w);
   }
 
-  private daemonIdle(ws: Workspace, w: WorkloadRecord): void {
+  private daemonIdle(ws: WorkspaceState, w: WorkloadRecord): void {
     if (isVmType(w.type) && (w.spec.aiDaemon as { enabled?: boolean } | undefined)?.enabled) {
       ws.setAgent(`daemon:${w.id}`, { busy: false, sleeping: false, sessions: 0, tasks: 0 });
     }
   }
 
-  private remove(ws: Workspace, w: WorkloadRecord): void {
+  private remove(ws: WorkspaceState, w: WorkloadRecord): void {
     ws.workloads.delete(w.id);
     ws.recordTransition(w.id, "Gone", w.generation);
     const path = credentialsPath(w.id);
     const hadSecret = this.store.secrets.delete(ws.name, path);
     ws.setAgent(`daemon:${w.id}`, undefined);
     ws.audit("reconciler", "workload.deleted", { type: "workload", id: w.id }, { type: w.type });
-    if (hadSecret) ws.hub.emit("secret-changed", { path });
+    if (hadSecret) ws.fanout.emit("secret-changed", { path });
     this.store.changed(hadSecret);
   }
 }

@@ -1,4 +1,7 @@
-import { UNKNOWN, checkTemplate, checkWorkload, type StackConfig } from "../../provider/dynamic";
+import { UNKNOWN } from "../../provider/dynamic/unknown";
+import { checkTemplate } from "../../provider/dynamic/check-template";
+import { checkWorkload } from "../../provider/dynamic/check-workload";
+import type { StackConfig } from "../../provider/dynamic/connection";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
 const PASSWORD = "check-Pass-Word-9";

@@ -1,4 +1,4 @@
-import { diffWorkload } from "../../provider/dynamic";
+import { diffWorkload } from "../../provider/dynamic/diff-workload";
 import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
 import { PASSWORD, apiRequests, change, startHarness, up, type Harness } from "./harness";
 

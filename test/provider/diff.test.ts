@@ -1,4 +1,7 @@
-import { UNKNOWN, classifyWorkloadChanges, createContext, createTemplateProvider, diffWorkload } from "../../provider/dynamic";
+import { UNKNOWN } from "../../provider/dynamic/unknown";
+import { classifyWorkloadChanges, diffWorkload } from "../../provider/dynamic/diff-workload";
+import { createContext } from "../../provider/dynamic/context";
+import { createTemplateProvider } from "../../provider/dynamic/template";
 import { sealCredentials } from "../../provider/dynamic/credentials-digest";
 
 const PASSWORD = "diff-Pass-Word-1";

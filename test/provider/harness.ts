@@ -1,5 +1,8 @@
 import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
-import { createContext, createTemplateProvider, createWorkloadProvider, type ManagedContext, type ProviderImpl } from "../../provider/dynamic";
+import { createContext, type ManagedContext } from "../../provider/dynamic/context";
+import { createTemplateProvider } from "../../provider/dynamic/template";
+import { createWorkloadProvider } from "../../provider/dynamic/workload";
+import type { ProviderImpl } from "../../provider/dynamic/types";
 import { OUTPUT_KEYS } from "../../provider/dynamic/props";
 import { WorkspaceClient } from "../../sdk";
 import { uniqueId } from "../support/ids";

@@ -1,4 +1,4 @@
-import { ProgressReporter } from "../../provider/dynamic";
+import { ProgressReporter } from "../../provider/dynamic/progress";
 import type { Clock, WorkloadStatus } from "../../sdk";
 
 /** A clock whose time moves only when told; timers fire as it passes them. */

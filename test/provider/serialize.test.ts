@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "../../provider/dynamic";
-import { UNKNOWN } from "../../provider/dynamic";
+import { UNKNOWN } from "../../provider/dynamic/unknown";
 import { PROVIDER_TEXT } from "../../provider/stub";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;

@@ -1,4 +1,6 @@
-import { createContext, createTemplateProvider, type StackConfig } from "../../provider/dynamic";
+import { createContext } from "../../provider/dynamic/context";
+import { createTemplateProvider } from "../../provider/dynamic/template";
+import type { StackConfig } from "../../provider/dynamic/connection";
 import type { WorkspaceClient } from "../../sdk";
 import { KEY, PASSWORD, STUB, apiRequests, startHarness, up, type Harness } from "./harness";
 

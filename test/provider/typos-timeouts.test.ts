@@ -1,4 +1,5 @@
-import { checkTemplate, checkWorkload } from "../../provider/dynamic";
+import { checkTemplate } from "../../provider/dynamic/check-template";
+import { checkWorkload } from "../../provider/dynamic/check-workload";
 import { restartsOutsidePulumi } from "../../provider/dynamic/outputs";
 import { closestName } from "../../provider/dynamic/suggest";
 import { parseDurationSeconds, timeoutMsOf } from "../../provider/dynamic/timeouts";

@@ -1,4 +1,4 @@
-import { waitTimingFromEnv } from "../../provider/dynamic";
+import { waitTimingFromEnv } from "../../provider/dynamic/wait-env";
 
 describe("waitTimingFromEnv", () => {
   it("should leave the defaults alone when nothing is set", () => {

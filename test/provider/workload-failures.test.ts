@@ -1,4 +1,6 @@
-import { ResourceInitError, createContext, createWorkloadProvider } from "../../provider/dynamic";
+import { ResourceInitError } from "../../provider/dynamic/init-error";
+import { createContext } from "../../provider/dynamic/context";
+import { createWorkloadProvider } from "../../provider/dynamic/workload";
 import type { WorkspaceClient } from "../../sdk";
 import { KEY, OTHER_KEY, PASSWORD, STUB, apiRequests, change, startHarness, uid, up, withoutCredentials, type Harness } from "./harness";
 

@@ -139,6 +139,15 @@ describe("WorkspaceClient", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("should fail a 501 at once, naming the request the service lacks and not inviting a retry", async () => {
+    handler = (_m, _u, res) => fail(res, 501, "not_implemented");
+    const err = await client.deleteWorkload("web").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServerError);
+    expect((err as ServerError).message).toContain("The service does not implement this operation (DELETE /v1/tenants/demo/workloads/web): retrying will not help.");
+    expect((err as ServerError).message).not.toMatch(/try again/i);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("should throw a final answer that follows a retry as it is, not as retries exhausted", async () => {
     handler = (_m, _u, res, i) => (i === 0 ? fail(res, 503, "unavailable", { "retry-after": "0" }) : fail(res, 404, "not_found"));
     await expect(client.getStatus("nope")).rejects.toThrow(NotFoundError);

@@ -1,4 +1,6 @@
-import { DNS_LABEL_RULE, InvalidOptionError, WorkspaceClient, connectionSettingProblem, type ConnectionSetting } from "../../sdk";
+import { InvalidOptionError, WorkspaceClient } from "../../sdk";
+import { DNS_LABEL_RULE } from "../../sdk/schemas";
+import { connectionSettingProblem, type ConnectionSetting } from "../../sdk/connection-check";
 import { connectionProblem } from "../../provider/dynamic/connection";
 
 const VALID = { baseUrl: "http://127.0.0.1:8787/api", workspace: "demo", apiKey: "k-1234" };

@@ -21,9 +21,8 @@ import {
   ValidationError,
   WorkloadFailedError,
   WwsError,
-  errorFromResponse,
-  retryAfterOf,
 } from "../../sdk";
+import { errorFromResponse, retryAfterOf } from "../../sdk/errors";
 
 const ctx = { operation: "get status of workload web in workspace demo", workspace: "demo", now: Date.parse("2030-01-01T00:00:00Z") };
 
@@ -47,6 +46,7 @@ describe("errorFromResponse", () => {
     [503, "unavailable", UnavailableError, "retry after 2 s"],
     [500, "internal", ServerError, "report the request id"],
     [502, "internal", ServerError, "report the request id"],
+    [501, "not_implemented", ServerError, "does not implement this operation: retrying will not help"],
   ] as const)("should map %i to %s with its name, code, status and fix", (status, code, Class, hint) => {
     const err = errorFromResponse(answer(status, code, { "retry-after": "2" }), ctx);
     expect(err).toBeInstanceOf(Class);
@@ -60,6 +60,14 @@ describe("errorFromResponse", () => {
     expect(err.message).toContain("[request req_0123]");
     expect(err.message).toContain(ctx.operation);
     expect(err.message).toContain(hint);
+  });
+
+  it("should tell a 501 apart from a failure of the moment: no invitation to retry, the request named", () => {
+    const transient = errorFromResponse(answer(500, "internal"), { ...ctx, method: "GET", path: "/v1/tenants/demo/workloads/web/status" });
+    const missing = errorFromResponse(answer(501, "not_implemented"), { ...ctx, method: "GET", path: "/v1/tenants/demo/workloads/web/status" });
+    expect(transient.message).toContain("try again");
+    expect(missing.message).not.toMatch(/try again/i);
+    expect(missing.message).toContain("does not implement this operation (GET /v1/tenants/demo/workloads/web/status)");
   });
 
   it("should agree with the contract's catalogue for every code it has a class for", () => {

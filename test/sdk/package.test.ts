@@ -29,8 +29,13 @@ describe("sdk package", () => {
   });
 
   it("should export the client, the errors, the hub, the waiter and the schemas", () => {
-    for (const name of ["WorkspaceClient", "errorFromResponse", "WwsError", "EventHub", "eventHub", "waitForWorkload", "WorkloadStatus", "EVENT_PAYLOADS", "shouldRetry"]) {
+    for (const name of ["WorkspaceClient", "WwsError", "NotFoundError", "ServerError", "EventHub", "eventHub", "waitForWorkload", "WorkloadStatus", "SavedTemplate", "EVENT_PAYLOADS", "DEFAULT_CLIENT_OPTIONS", "DEFAULT_RETRY"]) {
       expect([name, name in sdk]).toEqual([name, true]);
     }
+  });
+
+  it("should keep internals out of the barrel users import", () => {
+    const internals = ["errorFromResponse", "retryAfterOf", "shouldRetry", "backoffDelay", "parseRetryAfter", "isTransientFailure", "isTransientStatus", "systemClock", "sleep", "EventStream", "StatusObserver", "WorkloadCondition", "describeWaitGoal", "formatDuration", "connectionSettingProblem", "issuesToDetails"];
+    expect(internals.filter((name) => name in sdk)).toEqual([]);
   });
 });

@@ -2,15 +2,12 @@ import {
   AbortedError,
   ConnectionError,
   DEFAULT_RETRY,
-  MAX_RETRY_AFTER_MS,
   RequestTimeoutError,
   ResponseValidationError,
-  backoffDelay,
-  errorFromResponse,
-  parseRetryAfter,
-  shouldRetry,
-  type RetryInput,
 } from "../../sdk";
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../sdk/http/retry-after";
+import { backoffDelay, shouldRetry, type RetryInput } from "../../sdk/retry";
+import { errorFromResponse } from "../../sdk/errors";
 
 const options = { maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 1000, maxElapsedMs: 10_000 };
 const http = (status: number, retryAfter?: string) =>

@@ -5,9 +5,9 @@ import {
   RequestTimeoutError,
   ResponseValidationError,
   RetriesExhaustedError,
-  errorFromResponse,
-  isTransientFailure,
 } from "../../sdk";
+import { errorFromResponse } from "../../sdk/errors";
+import { isTransientFailure } from "../../sdk/transient";
 
 const ctx = { operation: "get status of workload web" };
 const http = (status: number) => errorFromResponse({ status, headers: {}, body: undefined }, ctx);

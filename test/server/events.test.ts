@@ -1,4 +1,4 @@
-import { EventHub, EventRing, formatComment, formatFrame, formatRetry, planResume, type SseSink } from "../../server/events";
+import { EventFanout, EventRing, formatComment, formatFrame, formatRetry, planResume, type SseSink } from "../../server/events";
 import { waitFor } from "./helpers";
 import { parseFrames } from "./sse";
 
@@ -88,9 +88,9 @@ describe("planResume", () => {
   });
 });
 
-describe("EventHub", () => {
+describe("EventFanout", () => {
   it("should send retry first, then live events with consecutive ids", async () => {
-    const hub = new EventHub(hubOptions);
+    const hub = new EventFanout(hubOptions);
     const sink = new MemorySink();
     hub.subscribe(sink);
     hub.emit("spec-changed", {});
@@ -105,7 +105,7 @@ describe("EventHub", () => {
   });
 
   it("should write a burst of one synchronous job with one write per subscriber", async () => {
-    const hub = new EventHub(hubOptions);
+    const hub = new EventFanout(hubOptions);
     const sink = new MemorySink();
     hub.subscribe(sink);
     const before = sink.writes;
@@ -117,7 +117,7 @@ describe("EventHub", () => {
   });
 
   it("should group events of separate jobs into one write per window with coalesceMs", async () => {
-    const hub = new EventHub({ ...hubOptions, ringSize: 100, coalesceMs: 20 });
+    const hub = new EventFanout({ ...hubOptions, ringSize: 100, coalesceMs: 20 });
     const sink = new MemorySink();
     hub.subscribe(sink);
     const before = sink.writes;
@@ -133,7 +133,7 @@ describe("EventHub", () => {
   });
 
   it("should replay missed events then continue live, none twice and none skipped, even mid-burst", async () => {
-    const hub = new EventHub(hubOptions);
+    const hub = new EventFanout(hubOptions);
     const early = new MemorySink();
     hub.subscribe(early);
     hub.emit("spec-changed", {}); // 10
@@ -148,7 +148,7 @@ describe("EventHub", () => {
   });
 
   it("should send one resync frame carrying the newest id when the gap is too old", async () => {
-    const hub = new EventHub(hubOptions);
+    const hub = new EventFanout(hubOptions);
     for (let i = 0; i < 5; i++) hub.emit("spec-changed", {}); // 10..14, ring holds 12..14
     const sink = new MemorySink();
     hub.subscribe(sink, "10");
@@ -157,7 +157,7 @@ describe("EventHub", () => {
   });
 
   it("should send heartbeats and end the stream at its lifetime cap", async () => {
-    const hub = new EventHub({ ...hubOptions, heartbeatMs: 10, streamMaxMs: 60 });
+    const hub = new EventFanout({ ...hubOptions, heartbeatMs: 10, streamMaxMs: 60 });
     const sink = new MemorySink();
     hub.subscribe(sink);
     await waitFor(() => sink.ended);
@@ -167,7 +167,7 @@ describe("EventHub", () => {
   });
 
   it("should disconnect a subscriber that lags too far behind", async () => {
-    const hub = new EventHub({ ...hubOptions, maxBufferedBytes: 100 });
+    const hub = new EventFanout({ ...hubOptions, maxBufferedBytes: 100 });
     const slow = new MemorySink();
     hub.subscribe(slow);
     slow.bufferedBytes = 101;

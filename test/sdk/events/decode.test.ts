@@ -1,4 +1,4 @@
-import { decodeEvent } from "../../../sdk";
+import { decodeEvent } from "../../../sdk/events/decode";
 
 describe("decodeEvent", () => {
   it("should type each event of the spec by its payload schema, keeping unknown fields", () => {

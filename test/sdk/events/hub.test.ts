@@ -1,4 +1,5 @@
-import { EventHub, type HubStream, type StreamConnectionSpec, type StreamListener, type StreamState } from "../../../sdk";
+import { EventHub, type StreamConnectionSpec, type StreamListener, type StreamState } from "../../../sdk";
+import type { HubStream } from "../../../sdk/events/hub";
 
 class FakeStream implements HubStream {
   currentState: StreamState = "down";

@@ -1,4 +1,6 @@
-import { EventStream, StreamAuthError, resolveStreamOptions, systemClock, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import { StreamAuthError, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import { EventStream, resolveStreamOptions } from "../../../sdk/events/stream";
+import { systemClock } from "../../../sdk/clock";
 import type { FakeServer } from "../fake-server";
 import { frame, openStream, sseServer, type SseConnection } from "./sse-server";
 
@@ -135,6 +137,8 @@ describe("EventStream", () => {
     await until(() => seen.states.includes("closed"));
     expect(seen.errors.map((e) => e.name)).toEqual(["ServerError"]);
     expect(seen.errors[0].message).toContain("no event stream here");
+    expect(seen.errors[0].message).toContain("does not implement this operation (GET /v1/tenants/demo/events/stream)");
+    expect(seen.errors[0].message).not.toMatch(/try again/i);
     await new Promise((r) => setTimeout(r, 60)); // several reconnect backoffs (10-20 ms)
     expect(s.requests).toHaveLength(1);
   });

@@ -1,4 +1,5 @@
-import { WorkloadCondition, type ConditionOptions, type Observation, type Verdict, type WorkloadStatus } from "../../../sdk";
+import type { WorkloadStatus } from "../../../sdk";
+import { WorkloadCondition, type ConditionOptions, type Observation, type Verdict } from "../../../sdk/wait/condition";
 
 const T0 = Date.parse("2030-01-01T00:00:00Z");
 const at = (ms: number): string => new Date(T0 + ms).toISOString();

@@ -1,4 +1,6 @@
-import { DEFAULT_WAIT_TIMING, StatusObserver, systemClock, type ObserverTiming, type StreamState } from "../../../sdk";
+import { DEFAULT_WAIT_TIMING, type ObserverTiming, type StreamState } from "../../../sdk";
+import { StatusObserver } from "../../../sdk/wait/observer";
+import { systemClock } from "../../../sdk/clock";
 import { FakeEvents, FakeReads } from "./fakes";
 
 const running = { phase: "Running" };

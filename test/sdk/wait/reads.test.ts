@@ -1,4 +1,5 @@
-import { AbortedError, NotFoundError, SharedStatusReads, type CallOptions, type StatusSource, type WorkloadStatus } from "../../../sdk";
+import { AbortedError, NotFoundError, type CallOptions, type WorkloadStatus } from "../../../sdk";
+import { SharedStatusReads, type StatusSource } from "../../../sdk/wait/reads";
 
 interface Call {
   signal: AbortSignal;

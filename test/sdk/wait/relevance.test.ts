@@ -1,4 +1,5 @@
-import { relevanceOf, rowWorthALook, type WorkspaceEvent } from "../../../sdk";
+import type { WorkspaceEvent } from "../../../sdk";
+import { relevanceOf, rowWorthALook } from "../../../sdk/wait/relevance";
 
 const row = (id: string | undefined, detail?: unknown, type = "workload"): WorkspaceEvent => ({
   type: "activity",

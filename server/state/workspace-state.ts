@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import type { Phase } from "../../sdk/schemas";
-import { EventHub, type HubOptions } from "../events";
+import { EventFanout, type FanoutOptions } from "../events";
 import { rowView, type Profile } from "../profile";
-import type { ActivityRecord, Actor, AgentRecord, TemplateRecord, Transition, WorkloadRecord } from "./types";
+import type { ActivityRecord, Actor, AgentRecord, TemplateRecord, PhaseTransition, WorkloadRecord } from "./types";
 
 /** Audit rows kept for `GET /activity`; older rows are dropped. */
 const ACTIVITY_LIMIT = 10_000;
@@ -19,35 +19,35 @@ export function preciseNow(): number {
  * event, and the row's id is that event's id, so `?after=` of `/activity` and `Last-Event-ID`
  * speak the same numbers.
  */
-export class Workspace {
-  readonly hub: EventHub;
+export class WorkspaceState {
+  readonly fanout: EventFanout;
   readonly workloads = new Map<string, WorkloadRecord>();
   readonly templates = new Map<string, TemplateRecord>();
   readonly agents = new Map<string, AgentRecord>();
   readonly activity: ActivityRecord[] = [];
-  readonly transitions = new Map<string, Transition[]>();
+  readonly transitions = new Map<string, PhaseTransition[]>();
   /** Bumped on every change of the desired state (upsert, delete). */
   generation = 0;
 
   constructor(
     readonly name: string,
-    hubOptions: HubOptions,
+    fanoutOptions: FanoutOptions,
     /** What answers and events show (the state is the same in every profile). */
     readonly profile: Profile = "full",
   ) {
-    this.hub = new EventHub(hubOptions);
+    this.fanout = new EventFanout(fanoutOptions);
   }
 
   audit(actor: Actor, action: string, target: { type: string; id: string }, detail: Record<string, unknown> = {}): void {
     const row: ActivityRecord = {
-      id: String(this.hub.lastId + 1),
+      id: String(this.fanout.lastId + 1),
       at: new Date().toISOString(),
       actor,
       action,
       target,
       detail,
     };
-    this.hub.emit("activity", rowView(this.profile, row));
+    this.fanout.emit("activity", rowView(this.profile, row));
     this.activity.push(row);
     if (this.activity.length > ACTIVITY_LIMIT) this.activity.splice(0, this.activity.length - ACTIVITY_LIMIT);
   }
@@ -67,7 +67,7 @@ export class Workspace {
     });
   }
 
-  recordTransition(id: string, phase: Transition["phase"], generation: number): void {
+  recordTransition(id: string, phase: PhaseTransition["phase"], generation: number): void {
     let list = this.transitions.get(id);
     if (!list) this.transitions.set(id, (list = []));
     list.push({ phase, generation, at: preciseNow() });
@@ -79,20 +79,20 @@ export class Workspace {
     if (agent === undefined) {
       if (!before) return;
       this.agents.delete(key);
-      this.hub.emit("agent-sleep-state", { key, sleeping: true });
+      this.fanout.emit("agent-sleep-state", { key, sleeping: true });
       return;
     }
     this.agents.set(key, agent);
     if (!before || before.busy !== agent.busy || before.sessions !== agent.sessions || before.tasks !== agent.tasks) {
-      this.hub.emit("agent-busy", { key, busy: agent.busy, sessions: agent.sessions, tasks: agent.tasks });
+      this.fanout.emit("agent-busy", { key, busy: agent.busy, sessions: agent.sessions, tasks: agent.tasks });
     }
-    if (!before || before.sleeping !== agent.sleeping) this.hub.emit("agent-sleep-state", { key, sleeping: agent.sleeping });
+    if (!before || before.sleeping !== agent.sleeping) this.fanout.emit("agent-sleep-state", { key, sleeping: agent.sleeping });
   }
 
   /** The pulse snapshot: taken in one synchronous step with `lastEventId`, so a stream opened at it misses nothing. */
   pulse(): { lastEventId: string; workloads: Array<{ id: string; type: string; phase: string }>; agents: Record<string, AgentRecord> } {
     return {
-      lastEventId: String(this.hub.lastId),
+      lastEventId: String(this.fanout.lastId),
       workloads: [...this.workloads.values()].map((w) => ({ id: w.id, type: w.type, phase: w.phase })),
       agents: Object.fromEntries([...this.agents].map(([k, a]) => [k, { ...a }])),
     };

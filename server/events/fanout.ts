@@ -15,12 +15,12 @@ export interface SseSink {
   destroy(): void;
 }
 
-export interface HubOptions {
+export interface FanoutOptions {
   ringSize: number;
   heartbeatMs: number;
   streamMaxMs: number;
   retryMs: number;
-  /** Id of the first event this hub emits. */
+  /** Id of the first event this fan-out emits. */
   firstId: number;
   /** A subscriber lagging by more than this is disconnected; it reconnects and replays or resyncs. @default 8 MiB */
   maxBufferedBytes?: number;
@@ -52,7 +52,7 @@ const HEARTBEAT = Buffer.from(HEARTBEAT_FRAME, "utf8");
  * subscriber and second, because the cost of fan-out is per write (and its completion), not per
  * byte.
  */
-export class EventHub {
+export class EventFanout {
   private readonly ring: EventRing;
   private last: number;
   private readonly subscribers = new Set<Subscriber>();
@@ -62,7 +62,7 @@ export class EventHub {
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly maxBuffered: number;
 
-  constructor(private readonly options: HubOptions) {
+  constructor(private readonly options: FanoutOptions) {
     this.ring = new EventRing(options.ringSize);
     this.last = options.firstId - 1;
     this.maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
