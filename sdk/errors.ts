@@ -176,18 +176,24 @@ export class UnavailableError extends HttpError {
 }
 
 /**
- * Any other 5xx: the service failed. A 501 is not a failure of the moment (`transient.ts`): the
- * service lacks the operation, so the hint must not invite a retry.
+ * Any other 5xx: the service failed. A 501 or a 505 is not a failure of the moment
+ * (`transient.ts`): the service will never do it, so the hint must not invite a retry.
  */
 export class ServerError extends HttpError {
   constructor(init: HttpErrorInit) {
-    super(init, init.status === 501 ? notImplementedHint(init) : "The service failed: try again, and report the request id if it persists.");
+    super(init, finalAnswerHint(init) ?? "The service failed: try again, and report the request id if it persists.");
   }
 }
 
-function notImplementedHint(init: HttpErrorInit): string {
+function finalAnswerHint(init: HttpErrorInit): string | undefined {
   const what = init.request ? `this operation (${init.request})` : "this operation";
-  return `The service does not implement ${what}: retrying will not help. Check that the base URL points at a Workspace Workload Service that offers it.`;
+  if (init.status === 501) {
+    return `The service does not implement ${what}: retrying will not help. Check that the base URL points at a Workspace Workload Service that offers it.`;
+  }
+  if (init.status === 505) {
+    return `The service refuses the HTTP version of ${what}: retrying will not help. Check that no proxy between this client and the base URL rewrites the request.`;
+  }
+  return undefined;
 }
 
 /**

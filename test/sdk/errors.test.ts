@@ -47,6 +47,7 @@ describe("errorFromResponse", () => {
     [500, "internal", ServerError, "report the request id"],
     [502, "internal", ServerError, "report the request id"],
     [501, "not_implemented", ServerError, "does not implement this operation: retrying will not help"],
+    [505, "internal", ServerError, "refuses the HTTP version of this operation: retrying will not help"],
   ] as const)("should map %i to %s with its name, code, status and fix", (status, code, Class, hint) => {
     const err = errorFromResponse(answer(status, code, { "retry-after": "2" }), ctx);
     expect(err).toBeInstanceOf(Class);
