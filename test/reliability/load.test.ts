@@ -47,7 +47,8 @@ afterAll(async () => {
   if (svc) expect(await svc.stop()).toBe(0);
 });
 
-async function getJson(path: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function getJson(path: string): Promise<any> {
   const res = await fetch(svc.url + path, { headers: { "x-api-key": KEY } });
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
   return res.json();

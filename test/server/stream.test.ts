@@ -20,7 +20,9 @@ async function stream(o: Parameters<typeof openStream>[1] = {}): Promise<StreamR
 
 const lastEventId = async (): Promise<string> => (await call(svc, "GET", "/v1/tenants/demo/pulse")).json.lastEventId;
 const ids = (frames: Frame[]): number[] => frames.filter((f) => f.event !== undefined).map((f) => Number(f.id));
-const has = (event: string, match: (data: any) => boolean = () => true) => // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type EventData = any;
+const has = (event: string, match: (data: EventData) => boolean = () => true) =>
   (frames: Frame[]): boolean => frames.some((f) => f.event === event && match(JSON.parse(f.data ?? "null")));
 
 describe("GET /v1/tenants/{name}/events/stream", () => {
