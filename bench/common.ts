@@ -173,15 +173,29 @@ export function machineCpu(): CpuSample | undefined {
   const f = procFile("/proc/stat").split("\n")[0]?.split(/\s+/).slice(1).map(Number);
   if (!f || f.length < 8 || f.some((n) => Number.isNaN(n))) return undefined;
   const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
-  return { user: user + nice, system: system + irq, softirq, idle: idle + iowait, steal, total: f.slice(0, 8).reduce((a, b) => a + b, 0) };
+  return {
+    user: user + nice,
+    system: system + irq,
+    softirq,
+    idle: idle + iowait,
+    steal,
+    total: f.slice(0, 8).reduce((a, b) => a + b, 0),
+  };
 }
 
 /** Share of the machine's CPU time between two samples, in percent. */
-export function cpuShare(a: CpuSample | undefined, b: CpuSample | undefined): { busyPct: number; softirqPct: number; stealPct: number } | undefined {
+export function cpuShare(
+  a: CpuSample | undefined,
+  b: CpuSample | undefined,
+): { busyPct: number; softirqPct: number; stealPct: number } | undefined {
   if (!a || !b || b.total <= a.total) return undefined;
   const t = b.total - a.total;
   const pct = (x: number): number => round((100 * x) / t, 1);
-  return { busyPct: pct(t - (b.idle - a.idle)), softirqPct: pct(b.softirq - a.softirq), stealPct: pct(b.steal - a.steal) };
+  return {
+    busyPct: pct(t - (b.idle - a.idle)),
+    softirqPct: pct(b.softirq - a.softirq),
+    stealPct: pct(b.steal - a.steal),
+  };
 }
 
 /**
@@ -190,11 +204,16 @@ export function cpuShare(a: CpuSample | undefined, b: CpuSample | undefined): { 
  * round trips. Both clocks are `performance.timeOrigin + performance.now()`, so this is normally a
  * fraction of a ms; it is measured, not assumed.
  */
-export async function clockOffset(url: string, samples = 15): Promise<{ offsetMs: number; uncertaintyMs: number } | undefined> {
+export async function clockOffset(
+  url: string,
+  samples = 15,
+): Promise<{ offsetMs: number; uncertaintyMs: number } | undefined> {
   let best: { offsetMs: number; uncertaintyMs: number } | undefined;
   for (let i = 0; i < samples; i++) {
     const t0 = preciseNow();
-    const res = await fetch(`${url}/_control/workloads/${WORKSPACE}/clock-probe/transitions`, { headers: { "x-control-token": CONTROL_TOKEN } });
+    const res = await fetch(`${url}/_control/workloads/${WORKSPACE}/clock-probe/transitions`, {
+      headers: { "x-control-token": CONTROL_TOKEN },
+    });
     const body = (await res.json()) as { now?: unknown };
     const t1 = preciseNow();
     if (typeof body.now !== "number") return undefined;
@@ -209,7 +228,11 @@ export async function clockOffset(url: string, samples = 15): Promise<{ offsetMs
  * `wallMs`) nor kernel network processing (softirq) account for: other tenants of a shared
  * machine, in percent. Approximate: clock ticks of 10 ms.
  */
-export function othersPct(share: { busyPct: number; softirqPct: number } | undefined, ownCpuMs: number, wallMs: number): number | undefined {
+export function othersPct(
+  share: { busyPct: number; softirqPct: number } | undefined,
+  ownCpuMs: number,
+  wallMs: number,
+): number | undefined {
   if (!share || wallMs <= 0) return undefined;
   const own = (100 * ownCpuMs) / (wallMs * availableParallelism());
   return round(Math.max(0, share.busyPct - share.softirqPct - own), 1);

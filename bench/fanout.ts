@@ -107,7 +107,7 @@ const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
 
 /** The id of the last complete `id: <digits>\n` line in `buf` (at a line start), or -1. */
 function lastCompleteId(buf: Buffer): number {
-  for (let from = buf.length - 1; from >= 0; ) {
+  for (let from = buf.length - 1; from >= 0;) {
     const i = buf.lastIndexOf(ID_LINE, from);
     if (i === -1) return -1;
     if (i === 0 || buf[i - 1] === 10) {
@@ -168,12 +168,15 @@ class Subscriber {
         reject(err);
       };
       if (client === "http") {
-        this.req = httpRequest({ host: hostname, port, path: STREAM_PATH, headers: { "x-api-key": API_KEY }, agent: false }, (res) => {
-          if (res.statusCode !== 200) return failed(new Error(`stream answered ${res.statusCode}`));
-          res.once("data", opened);
-          res.on("data", (chunk: Buffer) => this.onData(chunk));
-          res.on("close", () => (this.dropped ||= !this.closing));
-        });
+        this.req = httpRequest(
+          { host: hostname, port, path: STREAM_PATH, headers: { "x-api-key": API_KEY }, agent: false },
+          (res) => {
+            if (res.statusCode !== 200) return failed(new Error(`stream answered ${res.statusCode}`));
+            res.once("data", opened);
+            res.on("data", (chunk: Buffer) => this.onData(chunk));
+            res.on("close", () => (this.dropped ||= !this.closing));
+          },
+        );
         this.req.on("error", failed);
         this.req.end();
         return;
@@ -208,7 +211,9 @@ class Subscriber {
       this.socket = socket;
       socket.on("error", failed);
       socket.on("close", () => (this.dropped ||= !this.closing));
-      socket.write(`GET ${STREAM_PATH} HTTP/1.1\r\nhost: ${hostname}:${port}\r\naccept: text/event-stream\r\nx-api-key: ${API_KEY}\r\n\r\n`);
+      socket.write(
+        `GET ${STREAM_PATH} HTTP/1.1\r\nhost: ${hostname}:${port}\r\naccept: text/event-stream\r\nx-api-key: ${API_KEY}\r\n\r\n`,
+      );
     });
   }
 
@@ -227,7 +232,8 @@ class Subscriber {
     this.lastAt = t;
     let id = lastCompleteId(chunk);
     // An id line split across reads: its frame is the only one whose id this read does not hold.
-    if (id === -1 && this.carryLength > 0) id = lastCompleteId(Buffer.concat([this.carry.subarray(0, this.carryLength), chunk.subarray(0, CARRY)]));
+    if (id === -1 && this.carryLength > 0)
+      id = lastCompleteId(Buffer.concat([this.carry.subarray(0, this.carryLength), chunk.subarray(0, CARRY)]));
     if (id > this.lastId) this.lastId = id;
     // A copy: the chunk may be the shared read buffer.
     if (chunk.length >= CARRY) {
@@ -251,7 +257,7 @@ class Subscriber {
       return;
     }
     this.rest = text.slice(end + 2);
-    for (let i = text.indexOf(SENT_AT); i !== -1 && i < end; ) {
+    for (let i = text.indexOf(SENT_AT); i !== -1 && i < end;) {
       const stop = text.indexOf("}", i);
       const sentAt = Number(text.slice(i + SENT_AT.length, stop));
       const bucket = Math.min(BUCKETS - 1, Math.max(0, Math.floor((t - sentAt) / BUCKET_MS)));
@@ -307,18 +313,24 @@ function histogramPercentile(histogram: Uint32Array, total: number, p: number): 
 export async function runFanout(options: FanoutOptions = {}): Promise<FanoutResult> {
   const o = { ...DEFAULT_FANOUT, ...options };
   const spawned: SpawnedService | undefined =
-    o.url === undefined ? await spawnService({ coalesceMs: o.coalesceMs, ringSize: 10_000, execArgv: o.serviceExecArgv }) : undefined;
+    o.url === undefined
+      ? await spawnService({ coalesceMs: o.coalesceMs, ringSize: 10_000, execArgv: o.serviceExecArgv })
+      : undefined;
   const url = o.url ?? spawned!.url;
   const pid = spawned?.child.pid;
   const control = new ControlClient(url, o.controlToken ?? CONTROL_TOKEN);
   const histogram = new Uint32Array(BUCKETS);
-  const subs = Array.from({ length: o.subscribers }, (_, i) => new Subscriber(histogram, i % o.sampleEvery === 0, i === 0));
+  const subs = Array.from(
+    { length: o.subscribers },
+    (_, i) => new Subscriber(histogram, i % o.sampleEvery === 0, i === 0),
+  );
   try {
     // Warm the service's stream and emit paths, so that the first real events do not pay for JIT.
     await warmUp(url, control, o.client);
     const rssBefore = rssMb(pid);
     // Opened in groups, so that the listen backlog never overflows.
-    for (let i = 0; i < subs.length; i += 100) await Promise.all(subs.slice(i, i + 100).map((s) => s.open(url, o.client, 30_000)));
+    for (let i = 0; i < subs.length; i += 100)
+      await Promise.all(subs.slice(i, i + 100).map((s) => s.open(url, o.client, 30_000)));
     await sleep(200);
     const rssOpen = rssMb(pid);
     Subscriber.sentAt = [];
@@ -326,12 +338,22 @@ export async function runFanout(options: FanoutOptions = {}): Promise<FanoutResu
     const serverCpu0 = processCpuMs(pid);
     const clientCpu0 = process.cpuUsage();
     const machine0 = machineCpu();
-    const emitted = await control.emitEvents(WORKSPACE, o.events, o.ratePerSec > 0 ? o.ratePerSec : undefined, o.separateJobs);
+    const emitted = await control.emitEvents(
+      WORKSPACE,
+      o.events,
+      o.ratePerSec > 0 ? o.ratePerSec : undefined,
+      o.separateJobs,
+    );
     const expected = o.events * o.subscribers;
     const baseId = Number(emitted.firstId) - 1;
     const deadline = Date.now() + o.timeoutMs;
     const total = (): number => subs.reduce((n, s) => n + s.received(baseId), 0);
-    while (total() < expected && !subs.every((s) => s.dropped || s.received(baseId) >= o.events) && Date.now() < deadline) await sleep(10);
+    while (
+      total() < expected &&
+      !subs.every((s) => s.dropped || s.received(baseId) >= o.events) &&
+      Date.now() < deadline
+    )
+      await sleep(10);
     const machine1 = machineCpu();
     const windowMs = preciseNow() - started;
     const serverCpu1 = processCpuMs(pid);
@@ -342,7 +364,8 @@ export async function runFanout(options: FanoutOptions = {}): Promise<FanoutResu
     const deliveryMs = Math.max(...subs.map((s) => s.lastAt)) - started;
     const machine = cpuShare(machine0, machine1);
     const complete = delivered === expected && dropped === 0;
-    const perSubscriber = (complete ? sustainedRate(Subscriber.sentAt) : undefined) ?? delivered / o.subscribers / (deliveryMs / 1000);
+    const perSubscriber =
+      (complete ? sustainedRate(Subscriber.sentAt) : undefined) ?? delivered / o.subscribers / (deliveryMs / 1000);
     return {
       subscribers: o.subscribers,
       events: o.events,
@@ -364,10 +387,23 @@ export async function runFanout(options: FanoutOptions = {}): Promise<FanoutResu
         max: round(histogramPercentile(histogram, sampled, 1)),
       },
       ...(rssOpen !== undefined ? { serverRssMb: round(rssOpen, 1) } : {}),
-      ...(rssBefore !== undefined && rssOpen !== undefined ? { rssPerStreamKb: round(((rssOpen - rssBefore) * 1024) / o.subscribers, 1) } : {}),
+      ...(rssBefore !== undefined && rssOpen !== undefined
+        ? { rssPerStreamKb: round(((rssOpen - rssBefore) * 1024) / o.subscribers, 1) }
+        : {}),
       ...(serverCpu0 !== undefined && serverCpu1 !== undefined ? { serverCpuMs: serverCpu1 - serverCpu0 } : {}),
       clientCpuMs: Math.round((clientCpu.user + clientCpu.system) / 1000),
-      ...(machine ? { machine: { ...machine, othersPct: othersPct(machine, (serverCpu1 ?? 0) - (serverCpu0 ?? 0) + (clientCpu.user + clientCpu.system) / 1000, windowMs) } } : {}),
+      ...(machine
+        ? {
+            machine: {
+              ...machine,
+              othersPct: othersPct(
+                machine,
+                (serverCpu1 ?? 0) - (serverCpu0 ?? 0) + (clientCpu.user + clientCpu.system) / 1000,
+                windowMs,
+              ),
+            },
+          }
+        : {}),
     };
   } finally {
     for (const s of subs) s.close();
@@ -392,7 +428,8 @@ async function warmUp(url: string, control: ControlClient, client: "raw" | "http
 // Usage: node dist/bench/fanout.js [subscribers] [events] [ratePerSec] [coalesceMs] [burst] [http]
 if (require.main === module) {
   const args = process.argv.slice(2, 6);
-  const given = (i: number): number | undefined => (args[i] === undefined || args[i] === "" || Number.isNaN(Number(args[i])) ? undefined : Number(args[i]));
+  const given = (i: number): number | undefined =>
+    args[i] === undefined || args[i] === "" || Number.isNaN(Number(args[i])) ? undefined : Number(args[i]);
   runFanout({
     subscribers: given(0),
     events: given(1),

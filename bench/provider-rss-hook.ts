@@ -14,7 +14,10 @@ if (dir && /dynamic-provider/.test(process.argv[1] ?? "")) {
     try {
       const usage = process.resourceUsage();
       const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
-      writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, maxRssKb: usage.maxRSS, cpuMs }));
+      writeFileSync(
+        join(dir, `${process.pid}.json`),
+        JSON.stringify({ pid: process.pid, maxRssKb: usage.maxRSS, cpuMs }),
+      );
     } catch {
       // The bench removed the directory: nothing to report to.
     }

@@ -52,7 +52,11 @@ export interface BenchStackOptions {
 
 let stackCounter = 0;
 
-export async function newBenchStack(auto: Automation, pulumiCommand: PulumiCommand, options: BenchStackOptions): Promise<BenchStack> {
+export async function newBenchStack(
+  auto: Automation,
+  pulumiCommand: PulumiCommand,
+  options: BenchStackOptions,
+): Promise<BenchStack> {
   const tmp = mkdtempSync(join(tmpdir(), "wws-bench-up-"));
   const workDir = join(tmp, "project");
   const backendDir = join(tmp, "backend");
@@ -99,7 +103,9 @@ export async function newBenchStack(auto: Automation, pulumiCommand: PulumiComma
       const wallMs = preciseNow() - t0;
       const self = process.cpuUsage(self0);
       const [cpu1, written1, service1] = [childrenCpuMs(), childrenWrittenBytes(), processCpuMs(options.servicePid)];
-      const reports = readdirSync(rssDir).map((f) => JSON.parse(readFileSync(join(rssDir, f), "utf8")) as { maxRssKb: number; cpuMs: number });
+      const reports = readdirSync(rssDir).map(
+        (f) => JSON.parse(readFileSync(join(rssDir, f), "utf8")) as { maxRssKb: number; cpuMs: number },
+      );
       const providerMs = reports.length > 0 ? reports.reduce((a, r) => a + r.cpuMs, 0) : undefined;
       const childrenMs = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined;
       const cost: OpCost = {
@@ -108,7 +114,9 @@ export async function newBenchStack(auto: Automation, pulumiCommand: PulumiComma
           ...(childrenMs !== undefined ? { cli: round((childrenMs - (providerMs ?? 0)) / 1000, 1) } : {}),
           ...(providerMs !== undefined ? { provider: round(providerMs / 1000, 1) } : {}),
           program: round((self.user + self.system) / 1e6, 1),
-          ...(service0 !== undefined && service1 !== undefined ? { service: round((service1 - service0) / 1000, 1) } : {}),
+          ...(service0 !== undefined && service1 !== undefined
+            ? { service: round((service1 - service0) / 1000, 1) }
+            : {}),
         },
         ...(reports.length > 0 ? { peakRssMb: Math.max(...reports.map((r) => r.maxRssKb)) / 1024 } : {}),
         ...(written0 !== undefined && written1 !== undefined ? { writtenBytes: written1 - written0 } : {}),

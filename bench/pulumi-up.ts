@@ -14,7 +14,8 @@ export const PULUMI_VERSION = "3.259.0";
 export function repoRoot(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-wws") return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-wws")
+      return dir;
   }
   throw new Error("pulumi-wws package.json not found above bench/");
 }
@@ -152,7 +153,9 @@ export async function runPulumiUp(options: PulumiUpOptions): Promise<PulumiUpRes
     json: {
       parallel: options.parallel ?? 1000,
       reconcile_step_ms: options.stepMs,
-      ...(emptyUpMs !== undefined ? { floor: { empty_up_s: round(emptyUpMs / 1000, 2), service_ready_s: round(serviceReadyMs / 1000, 2) } } : {}),
+      ...(emptyUpMs !== undefined
+        ? { floor: { empty_up_s: round(emptyUpMs / 1000, 2), service_ready_s: round(serviceReadyMs / 1000, 2) } }
+        : {}),
       ...(note ? { note } : {}),
       rows: rows.map((r) => ({
         ...(r.diagnostic ? { diagnostic: r.diagnostic } : {}),
@@ -168,7 +171,13 @@ export async function runPulumiUp(options: PulumiUpOptions): Promise<PulumiUpRes
         streams_per_workspace: r.streamsPerWorkspace,
         streams_opened: r.streamsOpened,
         cpu_s: r.cpuS,
-        ...(r.timeline ? { first_step_s: r.timeline.firstCreateS, last_step_start_s: r.timeline.lastCreateStartS, last_step_done_s: r.timeline.lastCreateDoneS } : {}),
+        ...(r.timeline
+          ? {
+              first_step_s: r.timeline.firstCreateS,
+              last_step_start_s: r.timeline.lastCreateStartS,
+              last_step_done_s: r.timeline.lastCreateDoneS,
+            }
+          : {}),
       })),
     },
   };
@@ -189,7 +198,8 @@ async function oneStack(
   const prefix = `up${process.pid}x${++upCounter}`;
   const program = async (): Promise<void> => {
     const { Pod } = await import("../provider");
-    for (let i = 0; i < pods; i++) new Pod(`pod-${i}`, { workloadId: `${prefix}-${i}`, image: "nginx:1.27", readyTimeoutSeconds: 120 });
+    for (let i = 0; i < pods; i++)
+      new Pod(`pod-${i}`, { workloadId: `${prefix}-${i}`, image: "nginx:1.27", readyTimeoutSeconds: 120 });
   };
   const s = await newBenchStack(auto, pulumiCommand, {
     root: repoRoot(),
@@ -232,14 +242,17 @@ async function oneStack(
     try {
       measured = await s.measure(async () => {
         t0 = preciseNow();
-        return op === "up" ? (await s.stack.up({ ...common, parallel: options.parallel ?? 1000 })).summary : (await s.stack.destroy({ ...common, parallel: options.parallel ?? 1000 })).summary;
+        return op === "up"
+          ? (await s.stack.up({ ...common, parallel: options.parallel ?? 1000 })).summary
+          : (await s.stack.destroy({ ...common, parallel: options.parallel ?? 1000 })).summary;
       });
     } finally {
       active = false;
       await sampler;
     }
     const changed = measured.result.resourceChanges?.[op === "up" ? "create" : "delete"] ?? 0;
-    if (changed !== pods + 1) throw new Error(`pulumi ${op} changed ${changed} resources, expected ${pods} pods and the stack`);
+    if (changed !== pods + 1)
+      throw new Error(`pulumi ${op} changed ${changed} resources, expected ${pods} pods and the stack`);
     const counters = await control.counters();
     const per = (n: number): number | undefined => (pods > 0 ? round(n / pods) : undefined);
     return {
@@ -252,12 +265,20 @@ async function oneStack(
       streamsPerWorkspace: streamsMax,
       streamsOpened: counters.streams.opened,
       ...(starts.length > 0 && dones.length > 0
-        ? { timeline: { firstCreateS: round(Math.min(...starts) / 1000), lastCreateStartS: round(Math.max(...starts) / 1000), lastCreateDoneS: round(Math.max(...dones) / 1000) } }
+        ? {
+            timeline: {
+              firstCreateS: round(Math.min(...starts) / 1000),
+              lastCreateStartS: round(Math.max(...starts) / 1000),
+              lastCreateDoneS: round(Math.max(...dones) / 1000),
+            },
+          }
         : {}),
     };
   };
   const report = (row: UpRow): UpRow => {
-    options.progress?.(`pulumi ${row.op} ${mode} ${pods} pods: ${seconds(row.wallMs)}, provider peak RSS ${row.peakRssMb?.toFixed(0) ?? "?"} MiB`);
+    options.progress?.(
+      `pulumi ${row.op} ${mode} ${pods} pods: ${seconds(row.wallMs)}, provider peak RSS ${row.peakRssMb?.toFixed(0) ?? "?"} MiB`,
+    );
     return row;
   };
   try {
@@ -265,7 +286,9 @@ async function oneStack(
     if (options.destroy) rows.push(report(await operation("destroy")));
     return rows;
   } catch (err) {
-    throw new Error(`pulumi up/destroy of ${pods} pods (${mode}) failed: ${err instanceof Error ? err.message : String(err)}\n${output}`);
+    throw new Error(
+      `pulumi up/destroy of ${pods} pods (${mode}) failed: ${err instanceof Error ? err.message : String(err)}\n${output}`,
+    );
   } finally {
     clearTimeout(timer);
     s.cleanup();

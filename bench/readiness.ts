@@ -117,7 +117,9 @@ export async function measureReadiness(options: ReadinessOptions): Promise<Readi
   const staggerMs = options.staggerMs ?? pollIntervalMs;
   const offset = options.clockOffsetMs ?? 0;
   if (2 * options.stepMs < staggerMs + 200) {
-    throw new Error(`stepMs ${options.stepMs} too short: waits start up to ${staggerMs} ms after the upsert, Running comes after ${2 * options.stepMs} ms`);
+    throw new Error(
+      `stepMs ${options.stepMs} too short: waits start up to ${staggerMs} ms after the upsert, Running comes after ${2 * options.stepMs} ms`,
+    );
   }
   const control = new ControlClient(options.url, CONTROL_TOKEN);
   const random = seededRandom(options.seed ?? 1);
@@ -152,7 +154,8 @@ export async function measureReadiness(options: ReadinessOptions): Promise<Readi
       options.trace && options.mode === "stream"
         ? clients[0].subscribe({
             onEvent: (e) => {
-              if (e.type !== "activity" || (e.data.detail as { phase?: unknown } | undefined)?.phase !== "Running") return;
+              if (e.type !== "activity" || (e.data.detail as { phase?: unknown } | undefined)?.phase !== "Running")
+                return;
               const id = e.data.target?.id;
               if (typeof id === "string" && !arrived.has(id)) arrived.set(id, preciseNow());
             },
@@ -172,7 +175,12 @@ export async function measureReadiness(options: ReadinessOptions): Promise<Readi
           await clients[i].upsertWorkload("pod", POD(id));
           await sleep(stagger[i]);
           started[i] = preciseNow();
-          await waitForWorkload(clients[i], id, { until: "ready", timeoutMs: waitTimeoutMs, mode: options.mode, pollIntervalMs });
+          await waitForWorkload(clients[i], id, {
+            until: "ready",
+            timeoutMs: waitTimeoutMs,
+            mode: options.mode,
+            pollIntervalMs,
+          });
           resolved[i] = preciseNow();
         }),
       );
@@ -227,10 +235,18 @@ export async function measureReadiness(options: ReadinessOptions): Promise<Readi
     lateStarts,
     wallMs: Math.round(preciseNow() - wall0),
     clientCpuMsPerWait: round((cpu.user + cpu.system) / 1000 / total),
-    ...(serverCpu0 !== undefined && serverCpu1 !== undefined ? { serverCpuMsPerWait: round((serverCpu1 - serverCpu0) / total) } : {}),
+    ...(serverCpu0 !== undefined && serverCpu1 !== undefined
+      ? { serverCpuMsPerWait: round((serverCpu1 - serverCpu0) / total) }
+      : {}),
     ...(machine ? { machineBusyPct: machine.busyPct } : {}),
     ...(machine
-      ? { othersPct: othersPct(machine, (cpu.user + cpu.system) / 1000 + (serverCpu1 ?? 0) - (serverCpu0 ?? 0), preciseNow() - wall0) }
+      ? {
+          othersPct: othersPct(
+            machine,
+            (cpu.user + cpu.system) / 1000 + (serverCpu1 ?? 0) - (serverCpu0 ?? 0),
+            preciseNow() - wall0,
+          ),
+        }
       : {}),
     clockOffsetMs: offset,
     runningSpreadMs: round(percentile(spreads, 50)),

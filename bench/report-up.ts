@@ -7,16 +7,21 @@ import { modeName, ratio, type Report, type Target } from "./report";
 export const RSS_LIMIT_MB = 300;
 
 const s1 = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-const mb = (bytes: number): string => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
+const mb = (bytes: number): string =>
+  bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 function notesOf(r: UpRow): string {
   return [
     r.diagnostic ?? "",
-    r.cpuS ? `CPU s: CLI ${r.cpuS.cli ?? "?"}, provider ${r.cpuS.provider ?? "?"}, service ${r.cpuS.service ?? "?"}, program ${r.cpuS.program}` : "",
+    r.cpuS
+      ? `CPU s: CLI ${r.cpuS.cli ?? "?"}, provider ${r.cpuS.provider ?? "?"}, service ${r.cpuS.service ?? "?"}, program ${r.cpuS.program}`
+      : "",
     r.peakRssMb !== undefined ? `provider peak RSS ${Math.round(r.peakRssMb)} MiB` : "",
     r.writtenBytes !== undefined ? `written ${mb(r.writtenBytes)}` : "",
     r.checkpointBytes !== undefined ? `checkpoint ${(r.checkpointBytes / 1024).toFixed(0)} KiB` : "",
-    r.timeline ? `pod steps start ${r.timeline.firstCreateS}-${r.timeline.lastCreateStartS} s, last done ${r.timeline.lastCreateDoneS} s` : "",
+    r.timeline
+      ? `pod steps start ${r.timeline.firstCreateS}-${r.timeline.lastCreateStartS} s, last done ${r.timeline.lastCreateDoneS} s`
+      : "",
     r.note ?? "",
   ]
     .filter(Boolean)
@@ -30,27 +35,56 @@ function notesOf(r: UpRow): string {
  */
 export function addPulumiUp(report: Report, result: PulumiUpResult | { skipped: string }): void {
   const target: Target = { name: "pulumi up 300 pods vs 10 (stream)", target: "≤ 3×", value: "-", met: undefined };
-  const bigTarget: Target = { name: "pulumi up 1,000 pods (stream)", target: `completes, provider peak RSS ≤ ${RSS_LIMIT_MB} MiB`, value: "-", met: undefined };
+  const bigTarget: Target = {
+    name: "pulumi up 1,000 pods (stream)",
+    target: `completes, provider peak RSS ≤ ${RSS_LIMIT_MB} MiB`,
+    value: "-",
+    met: undefined,
+  };
   if ("skipped" in result) {
     report.json.pulumi_up = { skipped: result.skipped };
-    report.targets.push({ ...target, note: `not measured: ${result.skipped}` }, { ...bigTarget, note: `not measured: ${result.skipped}` });
+    report.targets.push(
+      { ...target, note: `not measured: ${result.skipped}` },
+      { ...bigTarget, note: `not measured: ${result.skipped}` },
+    );
     return;
   }
   const floorMs = result.emptyUpMs !== undefined ? result.emptyUpMs + result.serviceReadyMs : undefined;
   if (result.emptyUpMs !== undefined) {
-    report.rows.push(["3 floor", "-", "0 pods", `${s1(result.emptyUpMs)} wall`, "-", "-", "-", `up of no resource; + ${s1(result.serviceReadyMs)} service to Running = ${s1(floorMs ?? 0)}`]);
+    report.rows.push([
+      "3 floor",
+      "-",
+      "0 pods",
+      `${s1(result.emptyUpMs)} wall`,
+      "-",
+      "-",
+      "-",
+      `up of no resource; + ${s1(result.serviceReadyMs)} service to Running = ${s1(floorMs ?? 0)}`,
+    ]);
   }
   for (const r of result.rows) {
     const timesFloor = r.op === "up" && floorMs ? `${ratio(r.wallMs, floorMs)}× floor` : "-";
-    report.rows.push([r.diagnostic ? "3 up (diag.)" : `3 ${r.op}`, modeName(r.mode, report.pollIntervalMs), `${r.pods} pods`, `${s1(r.wallMs)} wall`, timesFloor, r.statusGetsPerPod?.toFixed(2) ?? "-", r.streamsPerWorkspace !== undefined ? String(r.streamsPerWorkspace) : "-", notesOf(r)]);
+    report.rows.push([
+      r.diagnostic ? "3 up (diag.)" : `3 ${r.op}`,
+      modeName(r.mode, report.pollIntervalMs),
+      `${r.pods} pods`,
+      `${s1(r.wallMs)} wall`,
+      timesFloor,
+      r.statusGetsPerPod?.toFixed(2) ?? "-",
+      r.streamsPerWorkspace !== undefined ? String(r.streamsPerWorkspace) : "-",
+      notesOf(r),
+    ]);
   }
   const main = result.rows.filter((r) => !r.diagnostic);
-  const rowOf = (op: UpRow["op"], mode: WaitMode, pods: number): UpRow | undefined => main.find((r) => r.op === op && r.mode === mode && r.pods === pods);
+  const rowOf = (op: UpRow["op"], mode: WaitMode, pods: number): UpRow | undefined =>
+    main.find((r) => r.op === op && r.mode === mode && r.pods === pods);
   const sizes = main.map((r) => r.pods);
   const [smallest, compared] = [Math.min(...sizes), sizes.includes(300) ? 300 : Math.max(...sizes)];
   const r = ratio(rowOf("up", "stream", compared)?.wallMs, rowOf("up", "stream", smallest)?.wallMs);
   const wall = (op: UpRow["op"], mode: WaitMode): Record<string, number> =>
-    Object.fromEntries(main.filter((x) => x.op === op && x.mode === mode).map((x) => [String(x.pods), round(x.wallMs / 1000, 1)]));
+    Object.fromEntries(
+      main.filter((x) => x.op === op && x.mode === mode).map((x) => [String(x.pods), round(x.wallMs / 1000, 1)]),
+    );
   Object.assign(report.json, {
     up_ratio_300_vs_10: r,
     up_wall_s: { stream: wall("up", "stream"), poll: wall("up", "poll") },
@@ -63,13 +97,24 @@ export function addPulumiUp(report: Report, result: PulumiUpResult | { skipped: 
   const top = rowOf("up", "stream", compared);
   const small = rowOf("up", "stream", smallest)?.wallMs;
   for (const d of result.rows.filter((x) => x.diagnostic && x.mode === "stream" && x.pods === compared)) {
-    notes.push(`with ${d.diagnostic}: ${s1(d.wallMs)} (${ratio(d.wallMs, small) ?? "-"}× of ${smallest} pods), pulumi CLI CPU ${top?.cpuS?.cli ?? "?"} s → ${d.cpuS?.cli ?? "?"} s`);
+    notes.push(
+      `with ${d.diagnostic}: ${s1(d.wallMs)} (${ratio(d.wallMs, small) ?? "-"}× of ${smallest} pods), pulumi CLI CPU ${top?.cpuS?.cli ?? "?"} s → ${d.cpuS?.cli ?? "?"} s`,
+    );
   }
-  report.targets.push({ ...target, value: `${r ?? "-"}×`, met: r === undefined || compared !== 300 ? undefined : r <= 3, note: notes.filter(Boolean).join("; ") || undefined });
+  report.targets.push({
+    ...target,
+    value: `${r ?? "-"}×`,
+    met: r === undefined || compared !== 300 ? undefined : r <= 3,
+    note: notes.filter(Boolean).join("; ") || undefined,
+  });
   const big = rowOf("up", "stream", 1000);
   report.targets.push(
     big
-      ? { ...bigTarget, value: `${s1(big.wallMs)}, ${big.peakRssMb !== undefined ? `${Math.round(big.peakRssMb)} MiB` : "RSS not measured"}`, met: big.peakRssMb !== undefined && big.peakRssMb <= RSS_LIMIT_MB }
+      ? {
+          ...bigTarget,
+          value: `${s1(big.wallMs)}, ${big.peakRssMb !== undefined ? `${Math.round(big.peakRssMb)} MiB` : "RSS not measured"}`,
+          met: big.peakRssMb !== undefined && big.peakRssMb <= RSS_LIMIT_MB,
+        }
       : { ...bigTarget, note: "not measured in this run" },
   );
 }

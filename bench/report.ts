@@ -27,8 +27,10 @@ export function newReport(options: { quick: boolean; pollIntervalMs: number; ste
   return { ...options, rows: [], targets: [], json: { quick: options.quick } };
 }
 
-export const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? "-" : `${n < 100 ? n.toFixed(1) : Math.round(n)} ms`);
-export const modeName = (mode: WaitMode, pollIntervalMs: number): string => (mode === "poll" ? `poll ${pollIntervalMs / 1000} s` : "stream");
+export const ms = (n: number | undefined): string =>
+  n === undefined || Number.isNaN(n) ? "-" : `${n < 100 ? n.toFixed(1) : Math.round(n)} ms`;
+export const modeName = (mode: WaitMode, pollIntervalMs: number): string =>
+  mode === "poll" ? `poll ${pollIntervalMs / 1000} s` : "stream";
 
 export function ratio(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined || b === undefined || !(b > 0) ? undefined : round(a / b, 1);
@@ -43,7 +45,16 @@ export function addReadiness(report: Report, all: ReadinessResult[]): void {
     if (r.lateStarts > 0) notes.push(`${r.lateStarts} late starts left out`);
     if (r.othersPct !== undefined) notes.push(`other load ${r.othersPct}% CPU`);
     const mode = modeName(r.mode, report.pollIntervalMs) + (r.profile === "spec" ? ", spec profile" : "");
-    report.rows.push(["1+2 readiness", mode, String(r.n), ms(r.p50Ms), ms(r.p99Ms), r.statusGetsPerWait.toFixed(2), String(r.streamsPerWorkspace), notes.join(", ")]);
+    report.rows.push([
+      "1+2 readiness",
+      mode,
+      String(r.n),
+      ms(r.p50Ms),
+      ms(r.p99Ms),
+      r.statusGetsPerWait.toFixed(2),
+      String(r.streamsPerWorkspace),
+      notes.join(", "),
+    ]);
   }
   const specRows = results.filter((r) => r.profile === "spec");
   // The headline figures are the full profile's; the spec profile's are compared with them below.
@@ -68,7 +79,8 @@ export function addReadiness(report: Report, all: ReadinessResult[]): void {
     status_gets_per_wait: statusPerWait,
     poll_status_gets_per_wait: pollRows.length > 0 ? Math.max(...pollRows.map((r) => r.statusGetsPerWait)) : undefined,
     streams_per_workspace: streams,
-    poll_streams_per_workspace: pollRows.length > 0 ? Math.max(...pollRows.map((r) => r.streamsPerWorkspace)) : undefined,
+    poll_streams_per_workspace:
+      pollRows.length > 0 ? Math.max(...pollRows.map((r) => r.streamsPerWorkspace)) : undefined,
     reconcile_step_ms: report.stepMs,
     poll_interval_ms: report.pollIntervalMs,
     clock_offset_ms: results[0]?.clockOffsetMs,
@@ -97,9 +109,26 @@ export function addReadiness(report: Report, all: ReadinessResult[]): void {
   });
   const note = topN < 500 ? `measured at N = ${topN}: this run stops there, the target is for N = 500` : undefined;
   report.targets.push(
-    { name: "readiness p50 (stream)", target: "≤ 20 ms at N = 500", value: ms(s?.p50Ms), met: s ? s.p50Ms <= 20 : undefined, note },
-    { name: "readiness p99 (stream)", target: "≤ 100 ms at N = 500", value: ms(s?.p99Ms), met: s ? s.p99Ms <= 100 : undefined, note },
-    { name: "p50, stream vs poll-only", target: "≥ 25× better", value: `${ratioP50 ?? "-"}×`, met: ratioP50 === undefined ? undefined : ratioP50 >= 25 },
+    {
+      name: "readiness p50 (stream)",
+      target: "≤ 20 ms at N = 500",
+      value: ms(s?.p50Ms),
+      met: s ? s.p50Ms <= 20 : undefined,
+      note,
+    },
+    {
+      name: "readiness p99 (stream)",
+      target: "≤ 100 ms at N = 500",
+      value: ms(s?.p99Ms),
+      met: s ? s.p99Ms <= 100 : undefined,
+      note,
+    },
+    {
+      name: "p50, stream vs poll-only",
+      target: "≥ 25× better",
+      value: `${ratioP50 ?? "-"}×`,
+      met: ratioP50 === undefined ? undefined : ratioP50 >= 25,
+    },
     {
       name: "status GETs per wait (stream)",
       target: "≤ 3",
@@ -111,7 +140,10 @@ export function addReadiness(report: Report, all: ReadinessResult[]): void {
       name: "streams per workspace (stream)",
       target: "exactly 1",
       value: String(streams ?? "-"),
-      met: streamRows.length === 0 ? undefined : streamRows.every((r) => r.streamsPerWorkspace === 1 && r.streamsOpenedPerRound === 1),
+      met:
+        streamRows.length === 0
+          ? undefined
+          : streamRows.every((r) => r.streamsPerWorkspace === 1 && r.streamsOpenedPerRound === 1),
       note: "most open at once, every N; one connection opened per round",
     },
   );
@@ -119,7 +151,12 @@ export function addReadiness(report: Report, all: ReadinessResult[]): void {
 }
 
 /** The spec profile's stream rows beside the full profile's: cost and latency when activity rows name no workload. */
-function addSpecProfile(report: Report, specRows: ReadinessResult[], full: ReadinessResult | undefined, topN: number): void {
+function addSpecProfile(
+  report: Report,
+  specRows: ReadinessResult[],
+  full: ReadinessResult | undefined,
+  topN: number,
+): void {
   if (specRows.length === 0) return;
   const spec = specRows.find((r) => r.n === topN);
   const gets = Math.max(...specRows.map((r) => r.statusGetsPerWait));
@@ -132,8 +169,20 @@ function addSpecProfile(report: Report, specRows: ReadinessResult[], full: Readi
   });
   const note = topN < 500 ? `measured at N = ${topN}: this run stops there, the target is for N = 500` : undefined;
   report.targets.push(
-    { name: "status GETs per wait (stream, spec profile)", target: "≤ 5", value: String(gets), met: gets <= 5, note: "the largest over every N" },
-    { name: "readiness p50, spec vs full profile", target: "≤ 2×", value: `${slower ?? "-"}×`, met: slower === undefined ? undefined : slower <= 2, note },
+    {
+      name: "status GETs per wait (stream, spec profile)",
+      target: "≤ 5",
+      value: String(gets),
+      met: gets <= 5,
+      note: "the largest over every N",
+    },
+    {
+      name: "readiness p50, spec vs full profile",
+      target: "≤ 2×",
+      value: `${slower ?? "-"}×`,
+      met: slower === undefined ? undefined : slower <= 2,
+      note,
+    },
   );
 }
 
@@ -223,14 +272,17 @@ const COLUMNS = ["scenario", "mode", "n", "p50", "p99", "status GETs/wait", "str
 
 function table(rows: string[][]): string {
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
   return [line(COLUMNS), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
 /** The text printed on stdout: a heading, the table, the targets, and the JSON object as the last line. */
 export function render(report: Report): string {
   const out: string[] = [];
-  out.push(`WWS benchmarks (${report.quick ? "quick" : "full"}): the stream-driven wait vs poll-only every ${report.pollIntervalMs / 1000} s, side by side in one run`);
+  out.push(
+    `WWS benchmarks (${report.quick ? "quick" : "full"}): the stream-driven wait vs poll-only every ${report.pollIntervalMs / 1000} s, side by side in one run`,
+  );
   out.push(
     `Readiness: Running comes ${2 * report.stepMs} ms after each upsert; the waits start at evenly spread points of one poll interval after it; ` +
       "latency = waiter resolved − the service's own Running transition. Other load: CPU used by processes outside this benchmark.",
@@ -244,7 +296,12 @@ export function render(report: Report): string {
     out.push(`  [${mark}] ${t.name}: ${t.value} (target ${t.target})${t.note ? ` — ${t.note}` : ""}`);
   }
   out.push("");
-  const json = { ...report.json, targets: Object.fromEntries(report.targets.map((t) => [t.name, { target: t.target, value: t.value, met: t.met ?? null }])) };
+  const json = {
+    ...report.json,
+    targets: Object.fromEntries(
+      report.targets.map((t) => [t.name, { target: t.target, value: t.value, met: t.met ?? null }]),
+    ),
+  };
   out.push(JSON.stringify(json));
   return out.join("\n");
 }

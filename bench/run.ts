@@ -42,7 +42,8 @@ export const QUICK_PLAN: BenchPlan = {
     { n: 100, rounds: { stream: 1, poll: 1 } },
   ],
   fanout: [{ label: "5k/s", subscribers: 1000, events: 10_000, ratePerSec: 5000 }],
-  skipReason: "left out of --quick: `pulumi up` and `destroy` of 10 to 1,000 pods take several minutes (run `npm run bench` for it)",
+  skipReason:
+    "left out of --quick: `pulumi up` and `destroy` of 10 to 1,000 pods take several minutes (run `npm run bench` for it)",
 };
 
 /** About 10 minutes on 2 cores. */
@@ -67,7 +68,12 @@ export const FULL_PLAN: BenchPlan = {
     destroy: true,
     floor: true,
     // Attribution: the same ups without the engine's per-step checkpoints.
-    diagnostics: [300, 1000].map((pods) => ({ pods, mode: "stream" as const, env: { PULUMI_SKIP_CHECKPOINTS: "true" }, label: "PULUMI_SKIP_CHECKPOINTS=true" })),
+    diagnostics: [300, 1000].map((pods) => ({
+      pods,
+      mode: "stream" as const,
+      env: { PULUMI_SKIP_CHECKPOINTS: "true" },
+      label: "PULUMI_SKIP_CHECKPOINTS=true",
+    })),
   },
 };
 
@@ -91,7 +97,10 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (a.startsWith("--service-cpu-prof=")) args.serviceCpuProf = a.slice(19);
     else if (a.startsWith("--pods=")) args.pods = a.slice(7).split(",").map(Number);
     else if (a.startsWith("--svg=")) args.svg = a.slice(6);
-    else throw new Error(`unknown argument ${a}\nUsage: npm run bench [-- --quick] [--only=1,2,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`);
+    else
+      throw new Error(
+        `unknown argument ${a}\nUsage: npm run bench [-- --quick] [--only=1,2,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`,
+      );
   }
   // Scenario 2 is counted in the rounds of scenario 1.
   if (args.only.has(2)) args.only.add(1);
@@ -99,13 +108,17 @@ export function parseArgs(argv: readonly string[]): Args {
 }
 
 const started = preciseNow();
-const progress = (line: string): void => void process.stderr.write(`[bench ${((preciseNow() - started) / 1000).toFixed(1)}s] ${line}\n`);
+const progress = (line: string): void =>
+  void process.stderr.write(`[bench ${((preciseNow() - started) / 1000).toFixed(1)}s] ${line}\n`);
 
 /**
  * Scenarios 1 and 2 on one service process (reconcile step `plan.stepMs`): a warm-up round, then
  * for each N the stream mode and the poll-only mode, one after the other.
  */
-export async function runReadiness(plan: BenchPlan, opts: { trace?: boolean; serviceCpuProf?: string } = {}): Promise<ReadinessResult[]> {
+export async function runReadiness(
+  plan: BenchPlan,
+  opts: { trace?: boolean; serviceCpuProf?: string } = {},
+): Promise<ReadinessResult[]> {
   const execArgv = opts.serviceCpuProf ? ["--cpu-prof", `--cpu-prof-dir=${opts.serviceCpuProf}`] : [];
   const svc = await spawnService({ reconcileMs: plan.stepMs, execArgv });
   // The same waits against a service that shows only what the published spec names: its activity
@@ -117,7 +130,9 @@ export async function runReadiness(plan: BenchPlan, opts: { trace?: boolean; ser
   const results: ReadinessResult[] = [];
   try {
     const offset = await clockOffset(svc.url);
-    progress(`readiness: service ${svc.url}, its clock ${offset ? `${offset.offsetMs} ± ${offset.uncertaintyMs} ms` : "(not measured)"} from ours`);
+    progress(
+      `readiness: service ${svc.url}, its clock ${offset ? `${offset.offsetMs} ± ${offset.uncertaintyMs} ms` : "(not measured)"} from ours`,
+    );
     const common = { stepMs: plan.stepMs, pollIntervalMs: plan.pollIntervalMs, clockOffsetMs: offset?.offsetMs ?? 0 };
     const full = { ...common, url: svc.url, servicePid: svc.child.pid };
     const spec = { ...common, url: specSvc.url, servicePid: specSvc.child.pid };
@@ -131,8 +146,13 @@ export async function runReadiness(plan: BenchPlan, opts: { trace?: boolean; ser
         { profile: "spec", mode: "stream", target: spec },
       ] as const;
       for (const { profile, mode, target } of runs) {
-        const r: ReadinessResult = { ...(await measureReadiness({ ...target, n, rounds: rounds[mode], mode, trace: opts.trace, seed: n })), profile };
-        progress(`readiness ${mode} (${profile} profile) n=${n}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, ${r.statusGetsPerWait} status GETs/wait, ${r.streamsPerWorkspace} stream(s)`);
+        const r: ReadinessResult = {
+          ...(await measureReadiness({ ...target, n, rounds: rounds[mode], mode, trace: opts.trace, seed: n })),
+          profile,
+        };
+        progress(
+          `readiness ${mode} (${profile} profile) n=${n}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, ${r.statusGetsPerWait} status GETs/wait, ${r.streamsPerWorkspace} stream(s)`,
+        );
         results.push(r);
       }
     }
@@ -145,10 +165,14 @@ export async function runReadiness(plan: BenchPlan, opts: { trace?: boolean; ser
 export async function main(argv: readonly string[]): Promise<string> {
   const args = parseArgs(argv);
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
-  progress(`${plan.quick ? "quick" : "full"} run on ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}`);
+  progress(
+    `${plan.quick ? "quick" : "full"} run on ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}`,
+  );
   const report = newReport({ quick: plan.quick, pollIntervalMs: plan.pollIntervalMs, stepMs: plan.stepMs });
 
-  const readiness = args.only.has(1) ? await runReadiness(plan, { trace: args.trace, serviceCpuProf: args.serviceCpuProf }) : [];
+  const readiness = args.only.has(1)
+    ? await runReadiness(plan, { trace: args.trace, serviceCpuProf: args.serviceCpuProf })
+    : [];
   if (args.only.has(1)) addReadiness(report, readiness);
   let up: PulumiUpResult | undefined;
 
@@ -164,7 +188,9 @@ export async function main(argv: readonly string[]): Promise<string> {
   }
 
   if (args.only.has(3)) {
-    const availability = plan.pulumiUp ? await pulumiUpAvailability() : { ok: false as const, reason: plan.skipReason ?? "not planned" };
+    const availability = plan.pulumiUp
+      ? await pulumiUpAvailability()
+      : { ok: false as const, reason: plan.skipReason ?? "not planned" };
     if (!plan.pulumiUp || !availability.ok) {
       const reason = availability.ok ? (plan.skipReason ?? "not planned") : availability.reason;
       progress(`pulumi up: skipped: ${reason}`);
@@ -172,7 +198,14 @@ export async function main(argv: readonly string[]): Promise<string> {
     } else {
       const pods = args.pods ?? plan.pulumiUp.pods;
       const diagnostics = plan.pulumiUp.diagnostics?.filter((d) => pods.includes(d.pods));
-      up = await runPulumiUp({ ...plan.pulumiUp, pods, diagnostics, stepMs: plan.stepMs, pollIntervalMs: plan.pollIntervalMs, progress });
+      up = await runPulumiUp({
+        ...plan.pulumiUp,
+        pods,
+        diagnostics,
+        stepMs: plan.stepMs,
+        pollIntervalMs: plan.pollIntervalMs,
+        progress,
+      });
       addPulumiUp(report, up);
     }
   }

@@ -37,7 +37,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   }
   try {
     const r = await runImport(args);
-    io.out(`pulumi-wws import: wrote ${r.files.join(", ")} to ${r.dir}: ${r.workloads} workloads, ${r.templates} templates of workspace ${args.workspace}`);
+    io.out(
+      `pulumi-wws import: wrote ${r.files.join(", ")} to ${r.dir}: ${r.workloads} workloads, ${r.templates} templates of workspace ${args.workspace}`,
+    );
     for (const s of r.skipped) io.out(`  left out ${s.id}: ${s.why}`);
     io.out(`Next: see ${r.dir}/README.md (npm install, pulumi stack init, the secrets to set, pulumi up).`);
     return 0;

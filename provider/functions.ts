@@ -10,22 +10,28 @@ type Resolved = { baseUrl?: string; workspace?: string; apiKey?: string };
 function connectionOutput(args: ConnectionArgs): pulumi.Output<Resolved> {
   const ws = Workspace.isInstance(args.workspace) ? args.workspace : undefined;
   const config = new pulumi.Config("wws");
-  return pulumi.all([
-    ws ? ws.connection.name : (args.workspace as pulumi.Input<string> | undefined),
-    args.baseUrl ?? ws?.connection.baseUrl,
-    args.apiKey ?? ws?.connection.apiKey,
-    config.get("workspace"),
-    config.get("baseUrl"),
-    config.getSecret("apiKey"),
-  ]).apply(([workspace, baseUrl, apiKey, cWorkspace, cBaseUrl, cApiKey]) => ({
-    workspace: workspace ?? cWorkspace,
-    baseUrl: baseUrl ?? cBaseUrl,
-    apiKey: apiKey ?? cApiKey,
-  }));
+  return pulumi
+    .all([
+      ws ? ws.connection.name : (args.workspace as pulumi.Input<string> | undefined),
+      args.baseUrl ?? ws?.connection.baseUrl,
+      args.apiKey ?? ws?.connection.apiKey,
+      config.get("workspace"),
+      config.get("baseUrl"),
+      config.getSecret("apiKey"),
+    ])
+    .apply(([workspace, baseUrl, apiKey, cWorkspace, cBaseUrl, cApiKey]) => ({
+      workspace: workspace ?? cWorkspace,
+      baseUrl: baseUrl ?? cBaseUrl,
+      apiKey: apiKey ?? cApiKey,
+    }));
 }
 
 /** The connection of a function call, or an error naming every way to set what is missing. Exported for tests. */
-export function programConnection(what: string, given: Resolved, env: Readonly<Record<string, string | undefined>> = process.env): Connection {
+export function programConnection(
+  what: string,
+  given: Resolved,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Connection {
   return requireConnection(given, { env }, what);
 }
 
@@ -43,7 +49,9 @@ async function withClient<T>(what: string, given: Resolved, fn: (client: Workspa
  * VM `placement`. Any valid API key works. Read at preview too; the result is not secret.
  */
 export function getFleetHosts(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> {
-  const result = connectionOutput(args).apply((c) => withClient("getFleetHosts", c, (client) => client.getFleetHosts()));
+  const result = connectionOutput(args).apply((c) =>
+    withClient("getFleetHosts", c, (client) => client.getFleetHosts()),
+  );
   return pulumi.unsecret(result) as pulumi.Output<FleetHosts>;
 }
 

@@ -4,7 +4,14 @@
  */
 export { Workspace, type WorkspaceArgs } from "./resources/workspace";
 export { WorkloadResource, Workload, type WorkloadArgs, type WorkloadCommonArgs } from "./resources/workload";
-export { VirtualMachine, type VirtualMachineArgs, type VmOs, type VmPortArgs, type PlacementArgs, type AiDaemonArgs } from "./resources/virtual-machine";
+export {
+  VirtualMachine,
+  type VirtualMachineArgs,
+  type VmOs,
+  type VmPortArgs,
+  type PlacementArgs,
+  type AiDaemonArgs,
+} from "./resources/virtual-machine";
 export { Pod, type PodArgs, type PodPortArgs, type PodSourceArgs } from "./resources/pod";
 export { Browser, type BrowserArgs } from "./resources/browser";
 export { Controller, type ControllerArgs } from "./resources/controller";

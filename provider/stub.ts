@@ -31,7 +31,13 @@ export type ProviderKind = keyof typeof PROVIDER_TEXT;
  * `pulumi.dynamic.Resource` would register it, but with `PROVIDER_TEXT[kind]` as its `__provider`.
  */
 export abstract class HostedResource extends pulumi.CustomResource {
-  protected constructor(kind: ProviderKind, className: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+  protected constructor(
+    kind: ProviderKind,
+    className: string,
+    name: string,
+    props: pulumi.Inputs,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
     super(`pulumi-nodejs:dynamic/wws:${className}`, name, { ...props, __provider: PROVIDER_TEXT[kind] }, opts);
   }
 }

@@ -51,10 +51,17 @@ const lock = JSON.parse(fs.readFileSync(LOCK, "utf8"));
 const added = missingEntries(lock);
 const names = Object.keys(added);
 if (process.argv.includes("--check")) {
-  if (names.length) console.error(`package-lock.json lacks ${names.length} platform packages (${names.slice(0, 3).join(", ")}, ...): run node scripts/complete-lockfile.js`);
+  if (names.length)
+    console.error(
+      `package-lock.json lacks ${names.length} platform packages (${names.slice(0, 3).join(", ")}, ...): run node scripts/complete-lockfile.js`,
+    );
   process.exit(names.length ? 1 : 0);
 }
 const packages = { ...lock.packages, ...added };
-lock.packages = Object.fromEntries(Object.keys(packages).sort((a, b) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b, "en"))).map((k) => [k, packages[k]]));
+lock.packages = Object.fromEntries(
+  Object.keys(packages)
+    .sort((a, b) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b, "en")))
+    .map((k) => [k, packages[k]]),
+);
 fs.writeFileSync(LOCK, JSON.stringify(lock, null, 2) + "\n");
 console.log(`complete-lockfile: added ${names.length} platform packages`);

@@ -3,7 +3,13 @@ import { eventHub, type EventHub } from "./events/hub";
 import type { StreamListener, Unsubscribe } from "./events/types";
 import { acquirePool, type PoolLease } from "./http/pools";
 import { Requester, type CallSpec } from "./http/requester";
-import { resolveCallOptions, resolveClientOptions, type CallOptions, type ClientOptions, type ResolvedClientOptions } from "./options";
+import {
+  resolveCallOptions,
+  resolveClientOptions,
+  type CallOptions,
+  type ClientOptions,
+  type ResolvedClientOptions,
+} from "./options";
 import {
   ActivityList,
   AskList,
@@ -83,7 +89,13 @@ export class WorkspaceClient {
   /** `GET …/workloads/{id}/status`. Throws `NotFoundError` when there is no such workload. */
   getStatus(id: string, options?: CallOptions): Promise<WorkloadStatus> {
     return this.call(
-      { method: "GET", path: `${this.workloadPath(id)}/status`, schema: WorkloadStatus, policy: "idempotent", operation: `get status of workload ${id} in workspace ${this.workspace}` },
+      {
+        method: "GET",
+        path: `${this.workloadPath(id)}/status`,
+        schema: WorkloadStatus,
+        policy: "idempotent",
+        operation: `get status of workload ${id} in workspace ${this.workspace}`,
+      },
       options,
     );
   }
@@ -94,19 +106,42 @@ export class WorkspaceClient {
    */
   restartWorkload(id: string, options?: CallOptions): Promise<RestartResponse> {
     return this.call(
-      { method: "POST", path: `${this.workloadPath(id)}/restart`, schema: RestartResponse, policy: "unsent-only", operation: `restart workload ${id} in workspace ${this.workspace}` },
+      {
+        method: "POST",
+        path: `${this.workloadPath(id)}/restart`,
+        schema: RestartResponse,
+        policy: "unsent-only",
+        operation: `restart workload ${id} in workspace ${this.workspace}`,
+      },
       options,
     );
   }
 
   /** `DELETE …/workloads/{id}` (202): deletion starts. Throws `NotFoundError` when there is no such workload. */
   async deleteWorkload(id: string, options?: CallOptions): Promise<void> {
-    await this.call({ method: "DELETE", path: this.workloadPath(id), policy: "idempotent", operation: `delete workload ${id} in workspace ${this.workspace}` }, options);
+    await this.call(
+      {
+        method: "DELETE",
+        path: this.workloadPath(id),
+        policy: "idempotent",
+        operation: `delete workload ${id} in workspace ${this.workspace}`,
+      },
+      options,
+    );
   }
 
   /** `GET …/spec`: the workspace's desired state. */
   getSpec(options?: CallOptions): Promise<TenantSpec> {
-    return this.call({ method: "GET", path: `${this.tenantPath()}/spec`, schema: TenantSpec, policy: "idempotent", operation: `get the spec of workspace ${this.workspace}` }, options);
+    return this.call(
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/spec`,
+        schema: TenantSpec,
+        policy: "idempotent",
+        operation: `get the spec of workspace ${this.workspace}`,
+      },
+      options,
+    );
   }
 
   /**
@@ -115,14 +150,27 @@ export class WorkspaceClient {
    */
   createTemplate(body: TemplateCreate, options?: CallOptions): Promise<SavedTemplate> {
     return this.call(
-      { method: "POST", path: `${this.tenantPath()}/templates`, body, schema: SavedTemplate, policy: "unsent-only", operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}` },
+      {
+        method: "POST",
+        path: `${this.tenantPath()}/templates`,
+        body,
+        schema: SavedTemplate,
+        policy: "unsent-only",
+        operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}`,
+      },
       options,
     );
   }
 
   async listTemplates(options?: CallOptions): Promise<SavedTemplate[]> {
     const list = await this.call(
-      { method: "GET", path: `${this.tenantPath()}/templates`, schema: TemplateList, policy: "idempotent", operation: `list templates of workspace ${this.workspace}` },
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/templates`,
+        schema: TemplateList,
+        policy: "idempotent",
+        operation: `list templates of workspace ${this.workspace}`,
+      },
       options,
     );
     return list.templates;
@@ -131,23 +179,49 @@ export class WorkspaceClient {
   /** Throws `NotFoundError` when there is no such template. */
   getTemplate(id: string, options?: CallOptions): Promise<SavedTemplate> {
     return this.call(
-      { method: "GET", path: `${this.tenantPath()}/templates/${enc(id)}`, schema: SavedTemplate, policy: "idempotent", operation: `get template ${id} in workspace ${this.workspace}` },
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/templates/${enc(id)}`,
+        schema: SavedTemplate,
+        policy: "idempotent",
+        operation: `get template ${id} in workspace ${this.workspace}`,
+      },
       options,
     );
   }
 
   /** Throws `NotFoundError` when there is no such template. */
   async deleteTemplate(id: string, options?: CallOptions): Promise<void> {
-    await this.call({ method: "DELETE", path: `${this.tenantPath()}/templates/${enc(id)}`, policy: "idempotent", operation: `delete template ${id} in workspace ${this.workspace}` }, options);
+    await this.call(
+      {
+        method: "DELETE",
+        path: `${this.tenantPath()}/templates/${enc(id)}`,
+        policy: "idempotent",
+        operation: `delete template ${id} in workspace ${this.workspace}`,
+      },
+      options,
+    );
   }
 
   /** `GET …/pulse`: the snapshot to load before opening the stream. */
   getPulse(options?: CallOptions): Promise<Pulse> {
-    return this.call({ method: "GET", path: `${this.tenantPath()}/pulse`, schema: Pulse, policy: "idempotent", operation: `get the pulse of workspace ${this.workspace}` }, options);
+    return this.call(
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/pulse`,
+        schema: Pulse,
+        policy: "idempotent",
+        operation: `get the pulse of workspace ${this.workspace}`,
+      },
+      options,
+    );
   }
 
   /** `GET …/activity`: audit rows; with `after`, the rows after that id (oldest first). */
-  async listActivity(params: { after?: string | number; limit?: number } = {}, options?: CallOptions): Promise<ActivityRow[]> {
+  async listActivity(
+    params: { after?: string | number; limit?: number } = {},
+    options?: CallOptions,
+  ): Promise<ActivityRow[]> {
     const list = await this.call(
       {
         method: "GET",
@@ -163,14 +237,29 @@ export class WorkspaceClient {
   }
 
   async listAsks(options?: CallOptions): Promise<unknown[]> {
-    const list = await this.call({ method: "GET", path: `${this.tenantPath()}/asks`, schema: AskList, policy: "idempotent", operation: `list asks of workspace ${this.workspace}` }, options);
+    const list = await this.call(
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/asks`,
+        schema: AskList,
+        policy: "idempotent",
+        operation: `list asks of workspace ${this.workspace}`,
+      },
+      options,
+    );
     return list.asks;
   }
 
   /** Paths and update times of the stored secrets; never their values. */
   async listSecrets(options?: CallOptions): Promise<SecretList["secrets"]> {
     const list = await this.call(
-      { method: "GET", path: `${this.tenantPath()}/secrets`, schema: SecretList, policy: "idempotent", operation: `list secrets of workspace ${this.workspace}` },
+      {
+        method: "GET",
+        path: `${this.tenantPath()}/secrets`,
+        schema: SecretList,
+        policy: "idempotent",
+        operation: `list secrets of workspace ${this.workspace}`,
+      },
       options,
     );
     return list.secrets;
@@ -178,7 +267,16 @@ export class WorkspaceClient {
 
   /** `GET /v1/fleet/hosts`: regions, hosts and their live capacity. */
   getFleetHosts(options?: CallOptions): Promise<FleetHosts> {
-    return this.call({ method: "GET", path: "/v1/fleet/hosts", schema: FleetHosts, policy: "idempotent", operation: "get the fleet's hosts" }, options);
+    return this.call(
+      {
+        method: "GET",
+        path: "/v1/fleet/hosts",
+        schema: FleetHosts,
+        policy: "idempotent",
+        operation: "get the fleet's hosts",
+      },
+      options,
+    );
   }
 
   /**
@@ -218,7 +316,8 @@ export class WorkspaceClient {
   }
 
   private assertOpen(operation: string): void {
-    if (this.#closed) throw new WwsError("client_closed", `${operation} failed: the client is closed. Create a new WorkspaceClient.`);
+    if (this.#closed)
+      throw new WwsError("client_closed", `${operation} failed: the client is closed. Create a new WorkspaceClient.`);
   }
 
   private tenantPath(): string {

@@ -18,7 +18,9 @@ const API_KEY = /^[\x21-\x7e]{1,4096}$/;
 export function connectionSettingProblem(setting: ConnectionSetting, value: unknown): string | undefined {
   if (setting === "workspace") return typeof value === "string" && DNS_LABEL.test(value) ? undefined : DNS_LABEL_RULE;
   if (setting === "apiKey") {
-    return typeof value === "string" && API_KEY.test(value) ? undefined : "must be a non-empty string of printable ASCII characters without spaces";
+    return typeof value === "string" && API_KEY.test(value)
+      ? undefined
+      : "must be a non-empty string of printable ASCII characters without spaces";
   }
   if (typeof value !== "string") return "must be a string such as http://127.0.0.1:8787";
   let url: URL;

@@ -41,7 +41,11 @@ export class ConnectionError extends WwsError {
   ) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const what = beforeSend ? "could not reach the service" : "the connection failed before an answer";
-    super("connection_failed", `${operation} failed: ${what} (${why}). Check the base URL, the network and that the service is running.`, { cause });
+    super(
+      "connection_failed",
+      `${operation} failed: ${what} (${why}). Check the base URL, the network and that the service is running.`,
+      { cause },
+    );
   }
 }
 
@@ -51,7 +55,10 @@ export class RequestTimeoutError extends WwsError {
     operation: string,
     readonly timeoutMs: number,
   ) {
-    super("request_timeout", `${operation} timed out after ${timeoutMs} ms. Raise timeoutMs or check the service's health.`);
+    super(
+      "request_timeout",
+      `${operation} timed out after ${timeoutMs} ms. Raise timeoutMs or check the service's health.`,
+    );
   }
 }
 
@@ -104,7 +111,10 @@ export class HttpError extends WwsError {
     const details = init.details ?? [];
     const detailText = details.length > 0 ? ` (${describeDetails(details)})` : "";
     const rid = init.requestId ? ` [request ${init.requestId}]` : "";
-    super(init.code, `${init.operation} failed: HTTP ${init.status} ${init.code}: ${init.serviceMessage}${detailText}${rid}.${hint ? ` ${hint}` : ""}`);
+    super(
+      init.code,
+      `${init.operation} failed: HTTP ${init.status} ${init.code}: ${init.serviceMessage}${detailText}${rid}.${hint ? ` ${hint}` : ""}`,
+    );
     this.status = init.status;
     this.requestId = init.requestId;
     this.serviceMessage = init.serviceMessage;
@@ -207,7 +217,11 @@ export class RetriesExhaustedError extends WwsError {
     readonly attempts: number,
     readonly elapsedMs: number,
   ) {
-    super("retries_exhausted", `${lastError.message} (gave up after ${attempts} attempts in ${(elapsedMs / 1000).toFixed(1)} s)`, { cause: lastError });
+    super(
+      "retries_exhausted",
+      `${lastError.message} (gave up after ${attempts} attempts in ${(elapsedMs / 1000).toFixed(1)} s)`,
+      { cause: lastError },
+    );
   }
 }
 
@@ -293,7 +307,10 @@ function header(headers: ErrorResponse["headers"], name: string): string | undef
 export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpError {
   const secrets = ctx.secrets ?? [];
   const parsed = ErrorBody.safeParse(res.body);
-  const [Class, defaultCode] = BY_STATUS[res.status] ?? [res.status >= 500 ? ServerError : HttpError, res.status >= 500 ? "internal" : `http_${res.status}`];
+  const [Class, defaultCode] = BY_STATUS[res.status] ?? [
+    res.status >= 500 ? ServerError : HttpError,
+    res.status >= 500 ? "internal" : `http_${res.status}`,
+  ];
   const retryAfter = header(res.headers, "retry-after");
   const init: HttpErrorInit = {
     operation: ctx.operation,
@@ -303,7 +320,9 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpEr
     code: parsed.success ? parsed.data.error.code : defaultCode,
     serviceMessage: redact(parsed.success ? parsed.data.error.message : "no error body", secrets),
     requestId: header(res.headers, "x-request-id"),
-    details: parsed.success ? parsed.data.error.details?.map((d) => ({ path: d.path, message: redact(d.message, secrets) })) : undefined,
+    details: parsed.success
+      ? parsed.data.error.details?.map((d) => ({ path: d.path, message: redact(d.message, secrets) }))
+      : undefined,
     retryAfterMs: retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, ctx.now ?? Date.now()),
   };
   return new Class(init);

@@ -109,11 +109,16 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
 }
 
 /** Validates per-call options; returns the effective timeout. */
-export function resolveCallOptions(call: CallOptions | undefined, defaults: ResolvedClientOptions): { signal?: AbortSignal; timeoutMs: number; deadline?: number } {
+export function resolveCallOptions(
+  call: CallOptions | undefined,
+  defaults: ResolvedClientOptions,
+): { signal?: AbortSignal; timeoutMs: number; deadline?: number } {
   const timeoutMs = call?.timeoutMs ?? defaults.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
-  if (call?.signal !== undefined && !(call.signal instanceof AbortSignal)) throw new InvalidOptionError("signal", "must be an AbortSignal");
+  if (call?.signal !== undefined && !(call.signal instanceof AbortSignal))
+    throw new InvalidOptionError("signal", "must be an AbortSignal");
   const deadline = call?.deadline;
-  if (deadline !== undefined && !Number.isFinite(deadline)) throw new InvalidOptionError("deadline", "must be a finite time in ms since the epoch, such as Date.now() + 60000");
+  if (deadline !== undefined && !Number.isFinite(deadline))
+    throw new InvalidOptionError("deadline", "must be a finite time in ms since the epoch, such as Date.now() + 60000");
   return { signal: call?.signal, timeoutMs, deadline };
 }

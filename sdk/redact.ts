@@ -15,7 +15,8 @@ export function collectSecrets(body: unknown): string[] {
       return;
     }
     if (typeof value !== "object" || value === null) return;
-    for (const [k, v] of Object.entries(value)) visit(v, secret || k === "credentials" || SECRET_KEYS.test(k), depth + 1);
+    for (const [k, v] of Object.entries(value))
+      visit(v, secret || k === "credentials" || SECRET_KEYS.test(k), depth + 1);
   };
   visit(body, false, 0);
   return found;

@@ -47,7 +47,12 @@ export interface RetryInput {
 }
 
 /** Full-jitter exponential backoff before attempt `attempt + 1`: uniform in [0, min(initial·2^(attempt-1), max)]. */
-export function backoffDelay(attempt: number, initialDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  initialDelayMs: number,
+  maxDelayMs: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(initialDelayMs * 2 ** Math.max(0, attempt - 1), maxDelayMs);
   return Math.floor(random() * ceiling);
 }
@@ -61,7 +66,8 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   if (error instanceof AbortedError) return { retry: false, reason: "aborted" };
 
   // Out of attempts (a call with a deadline counts time, not attempts).
-  if (remainingMs === undefined && attempt >= options.maxAttempts) return { retry: false, reason: "attempts exhausted" };
+  if (remainingMs === undefined && attempt >= options.maxAttempts)
+    return { retry: false, reason: "attempts exhausted" };
 
   const neverSent = error instanceof ConnectionError && error.beforeSend;
 
@@ -69,7 +75,11 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   if (policy === "unsent-only" && !neverSent) return { retry: false, reason: "not safe to repeat once sent" };
 
   // The same request would fail the same way: most 4xx, 501, a body we cannot read (transient.ts).
-  if (!isTransientFailure(error)) return { retry: false, reason: error instanceof HttpError ? `status ${error.status} is final` : `${error.code} is final` };
+  if (!isTransientFailure(error))
+    return {
+      retry: false,
+      reason: error instanceof HttpError ? `status ${error.status} is final` : `${error.code} is final`,
+    };
 
   // Retry-After is a floor, not a suggestion; a little jitter on top keeps callers that were
   // refused together from coming back together.

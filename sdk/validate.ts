@@ -3,7 +3,10 @@ import { InvalidOptionError } from "./errors";
 /** Throws `InvalidOptionError` naming `name` unless `value` is an integer in [min, max]. */
 export function checkInteger(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidOptionError(name, `must be an integer from ${min} to ${max}, got ${typeof value === "number" ? value : typeof value}`);
+    throw new InvalidOptionError(
+      name,
+      `must be an integer from ${min} to ${max}, got ${typeof value === "number" ? value : typeof value}`,
+    );
   }
 }
 

@@ -31,7 +31,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const keyNote = args.options.keys === undefined ? ` (workspace demo, API key ${DEFAULT_SERVICE_OPTIONS.keys.demo})` : "";
+  const keyNote =
+    args.options.keys === undefined ? ` (workspace demo, API key ${DEFAULT_SERVICE_OPTIONS.keys.demo})` : "";
   console.log(`wws-service listening on ${service.url}${keyNote}`);
   const stop = (signal: string): void => {
     console.log(`wws-service: ${signal}, closing`);

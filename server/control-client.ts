@@ -36,7 +36,9 @@ export class ControlClient {
 
   /** Sets the workload's phase to `Failed` with `message`. */
   async failWorkload(workspace: string, id: string, message: string): Promise<void> {
-    await this.call("POST", `/_control/workloads/${encodeURIComponent(workspace)}/${encodeURIComponent(id)}/fail`, { message });
+    await this.call("POST", `/_control/workloads/${encodeURIComponent(workspace)}/${encodeURIComponent(id)}/fail`, {
+      message,
+    });
   }
 
   /** While paused no workload changes phase. */
@@ -96,14 +98,27 @@ export class ControlClient {
     ratePerSec?: number,
     separateJobs?: boolean,
   ): Promise<{ firstId: string; lastId: string; elapsedMs: number }> {
-    const body = { workspace, count, ...(ratePerSec !== undefined ? { ratePerSec } : {}), ...(separateJobs !== undefined ? { separateJobs } : {}) };
-    return (await this.call("POST", "/_control/events/emit", body)) as { firstId: string; lastId: string; elapsedMs: number };
+    const body = {
+      workspace,
+      count,
+      ...(ratePerSec !== undefined ? { ratePerSec } : {}),
+      ...(separateJobs !== undefined ? { separateJobs } : {}),
+    };
+    return (await this.call("POST", "/_control/events/emit", body)) as {
+      firstId: string;
+      lastId: string;
+      elapsedMs: number;
+    };
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { "x-control-token": this.token };
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (!res.ok) {
       let detail = text;

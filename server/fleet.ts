@@ -87,7 +87,12 @@ export class Fleet {
   /** Details naming `placement.region` / `placement.host` when they are not in the fleet. */
   checkPlacement(placement: { region?: string; host?: string } | undefined): ErrorDetail[] {
     if (placement?.region !== undefined && !this.config.regions.some((r) => r.name === placement.region)) {
-      return [{ path: "placement.region", message: `unknown region; known: ${this.config.regions.map((r) => r.name).join(", ")}` }];
+      return [
+        {
+          path: "placement.region",
+          message: `unknown region; known: ${this.config.regions.map((r) => r.name).join(", ")}`,
+        },
+      ];
     }
     if (placement?.host !== undefined && !this.allHosts().some((h) => h.name === placement.host)) {
       return [{ path: "placement.host", message: "unknown host; see GET /v1/fleet/hosts" }];
@@ -97,9 +102,10 @@ export class Fleet {
 
   place(placement: { region?: string; host?: string } | undefined, placed: Iterable<Placed>): string | undefined {
     if (placement?.host !== undefined) return placement.host;
-    const scope = placement?.region !== undefined
-      ? (this.config.regions.find((r) => r.name === placement.region)?.hosts ?? [])
-      : this.allHosts();
+    const scope =
+      placement?.region !== undefined
+        ? (this.config.regions.find((r) => r.name === placement.region)?.hosts ?? [])
+        : this.allHosts();
     const free = this.freeByHost(placed);
     let best: string | undefined;
     for (const h of scope) {
@@ -130,7 +136,9 @@ export class Fleet {
   }
 
   private freeByHost(placed: Iterable<Placed>): Map<string, { cpus: number; memory: number }> {
-    const free = new Map(this.allHosts().map((h) => [h.name, { cpus: h.capacity.cpus, memory: parseMemoryMi(h.capacity.memory)! }]));
+    const free = new Map(
+      this.allHosts().map((h) => [h.name, { cpus: h.capacity.cpus, memory: parseMemoryMi(h.capacity.memory)! }]),
+    );
     for (const p of placed) {
       const f = free.get(p.host);
       if (!f) continue;

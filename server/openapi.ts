@@ -25,22 +25,42 @@ function ok(description: string, schema?: Obj, content = "application/json"): Ob
 
 /** Error answers of an operation, as refs to `components.responses`; 429, 500 and 503 can come from any /v1 operation. */
 function errors(...statuses: number[]): Obj {
-  return Object.fromEntries([...statuses, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
+  return Object.fromEntries(
+    [...statuses, 429, 500, 503].map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
+  );
 }
 
 function errorResponses(): Obj {
   return Object.fromEntries(
     Object.entries(STATUS_TEXT).map(([status, description]) => {
-      const retry = status === "429" || status === "503" ? { "retry-after": { $ref: "#/components/headers/RetryAfter" } } : {};
+      const retry =
+        status === "429" || status === "503" ? { "retry-after": { $ref: "#/components/headers/RetryAfter" } } : {};
       return [`Error${status}`, { description, headers: { ...requestId, ...retry }, content: json(ref("ErrorBody")) }];
     }),
   );
 }
 
 const AUTH = [401, 403];
-const nameParam = { name: "name", in: "path", required: true, description: "workspace (tenant) name", schema: { type: "string" } };
-const idParam = { name: "id", in: "path", required: true, description: "workload id within the workspace", schema: { type: "string" } };
-const templateIdParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^tpl_[0-9a-f]+$" } };
+const nameParam = {
+  name: "name",
+  in: "path",
+  required: true,
+  description: "workspace (tenant) name",
+  schema: { type: "string" },
+};
+const idParam = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "workload id within the workspace",
+  schema: { type: "string" },
+};
+const templateIdParam = {
+  name: "id",
+  in: "path",
+  required: true,
+  schema: { type: "string", pattern: "^tpl_[0-9a-f]+$" },
+};
 
 function op(summary: string, parameters: Obj[], responses: Obj, extra: Obj = {}): Obj {
   return { summary, parameters, responses, ...extra };
@@ -50,68 +70,139 @@ function paths(): Obj {
   const t = "/v1/tenants/{name}";
   return {
     "/healthz": { get: { summary: "Liveness", security: [], responses: { "200": ok("alive", ref("Health")) } } },
-    "/v1/openapi.json": { get: { summary: "This document", security: [], responses: { "200": ok("OpenAPI 3.1 document", { type: "object" }) } } },
+    "/v1/openapi.json": {
+      get: {
+        summary: "This document",
+        security: [],
+        responses: { "200": ok("OpenAPI 3.1 document", { type: "object" }) },
+      },
+    },
     [`${t}/workloads/{type}`]: {
       post: op(
         "Create or update (upsert by body.id) a workload of the path's type",
-        [nameParam, { name: "type", in: "path", required: true, schema: { type: "string", enum: [...WORKLOAD_TYPES] } }],
+        [
+          nameParam,
+          { name: "type", in: "path", required: true, schema: { type: "string", enum: [...WORKLOAD_TYPES] } },
+        ],
         { "202": ok("accepted; poll /status", ref("CreateResponse")), ...errors(400, ...AUTH, 409, 413, 415) },
         {
           requestBody: {
             required: true,
             description: "CreateVm for vm-*, else the body of the path's type",
-            content: json({ oneOf: ["CreateVm", "CreatePod", "CreateBrowser", "CreateController", "CreateStorage"].map((n) => ref(n)) }),
+            content: json({
+              oneOf: ["CreateVm", "CreatePod", "CreateBrowser", "CreateController", "CreateStorage"].map((n) => ref(n)),
+            }),
           },
         },
       ),
     },
     [`${t}/workloads/{id}`]: {
-      delete: op("Delete a workload (Deleting, then gone)", [nameParam, idParam], { "202": ok("deleting", ref("DeleteResponse")), ...errors(400, ...AUTH, 404) }),
+      delete: op("Delete a workload (Deleting, then gone)", [nameParam, idParam], {
+        "202": ok("deleting", ref("DeleteResponse")),
+        ...errors(400, ...AUTH, 404),
+      }),
     },
     [`${t}/workloads/{id}/status`]: {
-      get: op("Status record of a workload", [nameParam, idParam], { "200": ok("status", ref("WorkloadStatus")), ...errors(400, ...AUTH, 404) }),
+      get: op("Status record of a workload", [nameParam, idParam], {
+        "200": ok("status", ref("WorkloadStatus")),
+        ...errors(400, ...AUTH, 404),
+      }),
     },
     [`${t}/workloads/{id}/restart`]: {
-      post: op("Restart a workload", [nameParam, idParam], { "200": ok("restart accepted", ref("RestartResponse")), ...errors(400, ...AUTH, 404, 409) }),
-    },
-    [`${t}/spec`]: { get: op("The workspace's desired state (no credentials)", [nameParam], { "200": ok("spec", ref("TenantSpec")), ...errors(400, ...AUTH) }) },
-    [`${t}/templates`]: {
-      post: op("Save a template (passwords stripped)", [nameParam], { "201": ok("created", ref("Template")), ...errors(400, ...AUTH, 413, 415) }, {
-        requestBody: { required: true, content: json(ref("TemplateCreate")) },
+      post: op("Restart a workload", [nameParam, idParam], {
+        "200": ok("restart accepted", ref("RestartResponse")),
+        ...errors(400, ...AUTH, 404, 409),
       }),
+    },
+    [`${t}/spec`]: {
+      get: op("The workspace's desired state (no credentials)", [nameParam], {
+        "200": ok("spec", ref("TenantSpec")),
+        ...errors(400, ...AUTH),
+      }),
+    },
+    [`${t}/templates`]: {
+      post: op(
+        "Save a template (passwords stripped)",
+        [nameParam],
+        { "201": ok("created", ref("Template")), ...errors(400, ...AUTH, 413, 415) },
+        {
+          requestBody: { required: true, content: json(ref("TemplateCreate")) },
+        },
+      ),
       get: op("List templates", [nameParam], { "200": ok("templates", ref("TemplateList")), ...errors(400, ...AUTH) }),
     },
     [`${t}/templates/{id}`]: {
-      get: op("One template", [nameParam, templateIdParam], { "200": ok("template", ref("Template")), ...errors(400, ...AUTH, 404) }),
-      delete: op("Delete a template", [nameParam, templateIdParam], { "204": ok("deleted"), ...errors(400, ...AUTH, 404) }),
+      get: op("One template", [nameParam, templateIdParam], {
+        "200": ok("template", ref("Template")),
+        ...errors(400, ...AUTH, 404),
+      }),
+      delete: op("Delete a template", [nameParam, templateIdParam], {
+        "204": ok("deleted"),
+        ...errors(400, ...AUTH, 404),
+      }),
     },
-    [`${t}/pulse`]: { get: op("Snapshot to load before opening the stream", [nameParam], { "200": ok("pulse", ref("Pulse")), ...errors(400, ...AUTH) }) },
+    [`${t}/pulse`]: {
+      get: op("Snapshot to load before opening the stream", [nameParam], {
+        "200": ok("pulse", ref("Pulse")),
+        ...errors(400, ...AUTH),
+      }),
+    },
     [`${t}/activity`]: {
       get: op(
         "Audit rows in id order: after `after`, else the newest",
         [
           nameParam,
           { name: "after", in: "query", required: false, schema: { type: "string", pattern: "^[0-9]+$" } },
-          { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 1000, default: 100 } },
+          {
+            name: "limit",
+            in: "query",
+            required: false,
+            schema: { type: "integer", minimum: 1, maximum: 1000, default: 100 },
+          },
         ],
         { "200": ok("rows", ref("ActivityList")), ...errors(400, ...AUTH) },
       ),
     },
-    [`${t}/asks`]: { get: op("Open asks", [nameParam], { "200": ok("asks", ref("AskList")), ...errors(400, ...AUTH) }) },
-    [`${t}/secrets`]: { get: op("Secret paths and update times, never values", [nameParam], { "200": ok("secrets", ref("SecretList")), ...errors(400, ...AUTH) }) },
+    [`${t}/asks`]: {
+      get: op("Open asks", [nameParam], { "200": ok("asks", ref("AskList")), ...errors(400, ...AUTH) }),
+    },
+    [`${t}/secrets`]: {
+      get: op("Secret paths and update times, never values", [nameParam], {
+        "200": ok("secrets", ref("SecretList")),
+        ...errors(400, ...AUTH),
+      }),
+    },
     [`${t}/events/stream`]: {
       get: op(
         "Server-Sent-Events stream of the workspace",
         [
           nameParam,
           { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string" } },
-          { name: "lastEventId", in: "query", required: false, description: "used when the header is absent", schema: { type: "string" } },
+          {
+            name: "lastEventId",
+            in: "query",
+            required: false,
+            description: "used when the header is absent",
+            schema: { type: "string" },
+          },
         ],
-        { "200": ok("text/event-stream; frames `id:`, `event:`, `data:`; `:heartbeat` comments", { type: "string" }, "text/event-stream"), ...errors(400, ...AUTH) },
+        {
+          "200": ok(
+            "text/event-stream; frames `id:`, `event:`, `data:`; `:heartbeat` comments",
+            { type: "string" },
+            "text/event-stream",
+          ),
+          ...errors(400, ...AUTH),
+        },
         { "x-sse-events": Object.fromEntries(EVENT_TYPES.map((e) => [e, ref(EVENT_SCHEMAS[e])])) },
       ),
     },
-    "/v1/fleet/hosts": { get: op("Regions, hosts and live capacity (any valid key)", [], { "200": ok("fleet", ref("FleetHosts")), ...errors(401) }) },
+    "/v1/fleet/hosts": {
+      get: op("Regions, hosts and live capacity (any valid key)", [], {
+        "200": ok("fleet", ref("FleetHosts")),
+        ...errors(401),
+      }),
+    },
   };
 }
 
@@ -122,7 +213,9 @@ export function buildOpenApi(): Obj {
     info: {
       title: "Workspace Workload Service",
       version: "v1",
-      description: `Workloads, templates, restart and the realtime event stream of a workspace. Error codes: ${Object.entries(ERROR_CODES)
+      description: `Workloads, templates, restart and the realtime event stream of a workspace. Error codes: ${Object.entries(
+        ERROR_CODES,
+      )
         .map(([code, status]) => `${code} (${status})`)
         .join(", ")}.`,
     },

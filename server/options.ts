@@ -115,8 +115,13 @@ export function resolveOptions(options: ServiceOptions = {}): ResolvedOptions {
     throw new OptionError("controlToken", "must be a non-empty string");
   }
   if (o.log !== false && typeof o.log !== "function") throw new OptionError("log", "must be a function or false");
-  if (!PROFILES.includes(o.profile)) throw new OptionError("profile", `must be one of ${PROFILES.join(", ")}, got ${JSON.stringify(o.profile)}`);
-  if (!TRANSITIONS.includes(o.transitions)) throw new OptionError("transitions", `must be one of ${TRANSITIONS.join(", ")}, got ${JSON.stringify(o.transitions)}`);
+  if (!PROFILES.includes(o.profile))
+    throw new OptionError("profile", `must be one of ${PROFILES.join(", ")}, got ${JSON.stringify(o.profile)}`);
+  if (!TRANSITIONS.includes(o.transitions))
+    throw new OptionError(
+      "transitions",
+      `must be one of ${TRANSITIONS.join(", ")}, got ${JSON.stringify(o.transitions)}`,
+    );
   integer("inPlaceDelayMs", o.inPlaceDelayMs, 0);
   validateKeys(o.keys);
   const fleetIssue = fleetProblem(o.fleet);
@@ -135,7 +140,8 @@ function validateKeys(keys: Record<string, string>): void {
     if (typeof key !== "string" || !/^[\x21-\x7e]{1,512}$/.test(key)) {
       throw new OptionError("keys", `the key of workspace "${workspace}" must be 1-512 printable ASCII characters`);
     }
-    if (seen.has(key)) throw new OptionError("keys", `the key of workspace "${workspace}" belongs to another workspace too`);
+    if (seen.has(key))
+      throw new OptionError("keys", `the key of workspace "${workspace}" belongs to another workspace too`);
     seen.add(key);
   }
 }

@@ -39,7 +39,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const given = resolveOptions(options);
   const keys = new KeyRing(given.keys);
   // From here on only the digests in the KeyRing remain: the options keep workspace names only.
-  const resolved = Object.freeze({ ...given, keys: Object.freeze(Object.fromEntries(keys.workspaces.map((ws) => [ws, ""]))) });
+  const resolved = Object.freeze({
+    ...given,
+    keys: Object.freeze(Object.fromEntries(keys.workspaces.map((ws) => [ws, ""]))),
+  });
   const store = new Store(resolved);
   const ctx: ServiceContext = {
     options: resolved,

@@ -27,7 +27,14 @@ export interface LocalServiceOptions {
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const workspace = options.workspace ?? "test";
   const apiKey = `test-key-${randomBytes(12).toString("hex")}`;
-  const service = await startService({ host: "127.0.0.1", port: 0, reconcileMs: options.reconcileMs ?? 20, ...options.service, keys: { [workspace]: apiKey }, log: false });
+  const service = await startService({
+    host: "127.0.0.1",
+    port: 0,
+    reconcileMs: options.reconcileMs ?? 20,
+    ...options.service,
+    keys: { [workspace]: apiKey },
+    log: false,
+  });
   const client = new WorkspaceClient({ baseUrl: service.url, workspace, apiKey });
   return {
     baseUrl: service.url,

@@ -12,7 +12,8 @@ import type { LocalService } from "./service";
  * again a new program may get the subchannel of an exited CLI and lose its first call. Each
  * client gets subchannels of its own instead (`grpcClientOptions` is internal to @pulumi/pulumi).
  */
-const grpcClientOptions = (pulumiRuntime as unknown as { grpcClientOptions?: Record<string, unknown> }).grpcClientOptions;
+const grpcClientOptions = (pulumiRuntime as unknown as { grpcClientOptions?: Record<string, unknown> })
+  .grpcClientOptions;
 if (grpcClientOptions) grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
 
 export interface TestStackOptions {
@@ -44,8 +45,10 @@ export interface TestStack {
 function packageRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg) && (JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-wws") return dir;
-    if (path.dirname(dir) === dir) throw new Error(`pulumi-wws/testing: no package.json of pulumi-wws above ${__dirname}`);
+    if (fs.existsSync(pkg) && (JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-wws")
+      return dir;
+    if (path.dirname(dir) === dir)
+      throw new Error(`pulumi-wws/testing: no package.json of pulumi-wws above ${__dirname}`);
   }
 }
 
@@ -55,7 +58,8 @@ function packageRoot(): string {
  * Run it with the Automation API: `await s.stack.up()`, `preview()`, `refresh()`, `destroy()`.
  */
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
-  if ((options.program === undefined) === (options.projectDir === undefined)) throw new Error("createTestStack: give either program or projectDir");
+  if ((options.program === undefined) === (options.projectDir === undefined))
+    throw new Error("createTestStack: give either program or projectDir");
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-test-stack-"));
   const backendDir = path.join(tmp, "backend");
   fs.mkdirSync(backendDir);
@@ -75,11 +79,21 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     const workDir = path.join(tmp, "project");
     fs.mkdirSync(path.join(workDir, "node_modules", "@pulumi"), { recursive: true });
     fs.symlinkSync(packageRoot(), path.join(workDir, "node_modules", "pulumi-wws"), "dir");
-    fs.symlinkSync(path.dirname(require.resolve("@pulumi/pulumi/package.json")), path.join(workDir, "node_modules", "@pulumi", "pulumi"), "dir");
+    fs.symlinkSync(
+      path.dirname(require.resolve("@pulumi/pulumi/package.json")),
+      path.join(workDir, "node_modules", "@pulumi", "pulumi"),
+      "dir",
+    );
     const projectName = options.projectName ?? "wws-test";
-    stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName, program: options.program }, { ...wsOptions, workDir, projectSettings: { name: projectName, runtime: "nodejs" } });
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName, projectName, program: options.program },
+      { ...wsOptions, workDir, projectSettings: { name: projectName, runtime: "nodejs" } },
+    );
   } else {
-    stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: path.resolve(options.projectDir as string) }, wsOptions);
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName, workDir: path.resolve(options.projectDir as string) },
+      wsOptions,
+    );
   }
   const svc = options.service;
   await stack.setAllConfig({

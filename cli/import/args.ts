@@ -32,10 +32,12 @@ export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   const given: Partial<Record<(typeof FLAGS)[keyof typeof FLAGS], string>> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === "--help" || arg === "-h") return { workspace: "", baseUrl: "", apiKey: "", out: "", project: "", help: true };
+    if (arg === "--help" || arg === "-h")
+      return { workspace: "", baseUrl: "", apiKey: "", out: "", project: "", help: true };
     const eq = arg.indexOf("=");
     const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === "--api-key") throw new UsageError("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
+    if (flag === "--api-key")
+      throw new UsageError("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
     if (!(flag in FLAGS)) throw new UsageError(`unknown option ${flag}`);
     const value = flag !== arg ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "") throw new UsageError(`${flag}: missing value`);

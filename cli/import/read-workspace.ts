@@ -17,20 +17,29 @@ export interface LiveWorkspace {
 }
 
 /** Everything `import` needs from a live workspace: the tenant spec, each workload's status, the templates. */
-export async function readWorkspace(options: { baseUrl: string; workspace: string; apiKey: string }): Promise<LiveWorkspace> {
+export async function readWorkspace(options: {
+  baseUrl: string;
+  workspace: string;
+  apiKey: string;
+}): Promise<LiveWorkspace> {
   const client = new WorkspaceClient(options);
   try {
     const [spec, templates] = await Promise.all([client.getSpec(), client.listTemplates()]);
-    const statuses = await Promise.all(spec.workloads.map((w) => client.getStatus(w.id).catch((err: unknown) => {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      })));
+    const statuses = await Promise.all(
+      spec.workloads.map((w) =>
+        client.getStatus(w.id).catch((err: unknown) => {
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        }),
+      ),
+    );
     const workloads: LiveWorkload[] = [];
     const skipped: LiveWorkspace["skipped"] = [];
     spec.workloads.forEach((w, i) => {
       const status = statuses[i];
       // A workload being deleted (or gone since the spec was read) is nothing to take over.
-      if (status === undefined || status.phase === "Deleting") skipped.push({ id: w.id, why: status ? "being deleted" : "gone" });
+      if (status === undefined || status.phase === "Deleting")
+        skipped.push({ id: w.id, why: status ? "being deleted" : "gone" });
       else workloads.push({ id: w.id, type: w.type, spec: w.spec, status });
     });
     workloads.sort((a, b) => a.id.localeCompare(b.id));

@@ -4,13 +4,39 @@ import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
 
 /** The class that declares each type, and the spec fields it takes as arguments (`provider/resources/*`). */
 const CLASSES: Record<string, { className: string; fields: string[]; extra?: Record<string, string> }> = {
-  "vm-ubuntu": { className: "VirtualMachine", fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"], extra: { os: "ubuntu" } },
-  "vm-ubuntu-desktop": { className: "VirtualMachine", fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"], extra: { os: "ubuntu-desktop" } },
-  "vm-windows": { className: "VirtualMachine", fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"], extra: { os: "windows" } },
+  "vm-ubuntu": {
+    className: "VirtualMachine",
+    fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"],
+    extra: { os: "ubuntu" },
+  },
+  "vm-ubuntu-desktop": {
+    className: "VirtualMachine",
+    fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"],
+    extra: { os: "ubuntu-desktop" },
+  },
+  "vm-windows": {
+    className: "VirtualMachine",
+    fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"],
+    extra: { os: "windows" },
+  },
   pod: { className: "Pod", fields: ["image", "command", "cpu", "memory", "ports", "source"] },
   browser: { className: "Browser", fields: ["cpu", "memory"] },
   controller: { className: "Controller", fields: ["autodiscover"] },
-  storage: { className: "Database", fields: ["engine", "version", "instances", "storageSize", "cpu", "memory", "tls", "adminConsole", "network", "backup"] },
+  storage: {
+    className: "Database",
+    fields: [
+      "engine",
+      "version",
+      "instances",
+      "storageSize",
+      "cpu",
+      "memory",
+      "tls",
+      "adminConsole",
+      "network",
+      "backup",
+    ],
+  },
 };
 
 /** The stack config key of a workload's password: `password-<id>`. */
@@ -18,7 +44,10 @@ export const passwordKey = (workloadId: string): string => `password-${workloadI
 
 /** Whether a declaration of `w` must carry credentials: a database's (set once), a VM's whose AI daemon is enabled (the schema asks for them with it). */
 export function needsPassword(w: LiveWorkload): boolean {
-  return w.type === "storage" || (w.type.startsWith("vm-") && (w.spec.aiDaemon as { enabled?: unknown } | undefined)?.enabled === true);
+  return (
+    w.type === "storage" ||
+    (w.type.startsWith("vm-") && (w.spec.aiDaemon as { enabled?: unknown } | undefined)?.enabled === true)
+  );
 }
 
 /** `new wws.<Class>(…)` of one workload, with `adopt: true`; a spec field its typed class lacks falls back to `wws.Workload`. */
@@ -26,12 +55,18 @@ function workloadStatement(w: LiveWorkload): string {
   const typed = CLASSES[w.type];
   const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => typed.fields.includes(k));
   const args: Record<string, unknown> = fitsTyped ? { ...typed.extra, ...w.spec } : { kind: w.type, spec: w.spec };
-  const lines = Object.entries(args).map(([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`);
+  const lines = Object.entries(args).map(
+    ([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`,
+  );
   if (needsPassword(w)) {
     // Required in the declaration (a database's, and a VM's with an AI daemon); taking over sends nothing, so it is recorded, not checked.
-    lines.push(`  credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) }, // its current password${w.type === "storage" ? " (user app unless you add username)" : ""}`);
+    lines.push(
+      `  credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) }, // its current password${w.type === "storage" ? " (user app unless you add username)" : ""}`,
+    );
   } else if (w.type.startsWith("vm-")) {
-    lines.push(`  // keeps its login; to set a new one: credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) },`);
+    lines.push(
+      `  // keeps its login; to set a new one: credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) },`,
+    );
   }
   lines.push("  adopt: true,");
   const note = w.status?.phase && w.status.phase !== "Running" ? ` // phase at import: ${w.status.phase}` : "";
@@ -40,7 +75,11 @@ function workloadStatement(w: LiveWorkload): string {
 
 /** Resource names of templates: a slug of the name, made unique with the id where names repeat. */
 function templateNames(templates: SavedTemplate[]): string[] {
-  const slug = (t: SavedTemplate): string => t.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "template";
+  const slug = (t: SavedTemplate): string =>
+    t.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "template";
   const counts = new Map<string, number>();
   for (const t of templates) counts.set(slug(t), (counts.get(slug(t)) ?? 0) + 1);
   return templates.map((t) => `template-${slug(t)}${(counts.get(slug(t)) ?? 0) > 1 ? `-${t.id.slice(4, 12)}` : ""}`);

@@ -17,7 +17,10 @@ export function renderProject(live: LiveWorkspace, project: string): Record<stri
     "  # stack: pulumi config set --secret wws:apiKey",
     `  wws:baseUrl:\n    value: ${JSON.stringify(live.baseUrl)}`,
     `  wws:workspace:\n    value: ${JSON.stringify(live.workspace)}`,
-    ...secrets.map((k) => `  ${k}:\n    type: string\n    secret: true\n    description: the current password of this database or VM`),
+    ...secrets.map(
+      (k) =>
+        `  ${k}:\n    type: string\n    secret: true\n    description: the current password of this database or VM`,
+    ),
     "",
   ].join("\n");
   const pkg = {
@@ -28,7 +31,14 @@ export function renderProject(live: LiveWorkspace, project: string): Record<stri
     devDependencies: { "@types/node": "^22.0.0", "ts-node": "^10.9.2", typescript: "~5.9.3" },
   };
   const tsconfig = {
-    compilerOptions: { target: "ES2022", module: "commonjs", moduleResolution: "node", strict: true, skipLibCheck: true, esModuleInterop: true },
+    compilerOptions: {
+      target: "ES2022",
+      module: "commonjs",
+      moduleResolution: "node",
+      strict: true,
+      skipLibCheck: true,
+      esModuleInterop: true,
+    },
     files: ["index.ts"],
   };
   return {

@@ -16,10 +16,17 @@ export interface ImportResult {
 /** Reads the live workspace and writes the project into `args.out`, which must not exist or be empty. */
 export async function runImport(args: ImportArgs): Promise<ImportResult> {
   const dir = path.resolve(args.out);
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) throw new Error(`--out: ${dir} is not empty; choose a new directory`);
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0)
+    throw new Error(`--out: ${dir} is not empty; choose a new directory`);
   const live = await readWorkspace(args);
   const files = { ...renderProject(live, args.project), "index.ts": renderProgram(live) };
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
-  return { dir, workloads: live.workloads.length, templates: live.templates.length, skipped: live.skipped, files: Object.keys(files).sort() };
+  return {
+    dir,
+    workloads: live.workloads.length,
+    templates: live.templates.length,
+    skipped: live.skipped,
+    files: Object.keys(files).sort(),
+  };
 }

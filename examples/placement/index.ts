@@ -29,7 +29,10 @@ function mebibytes(quantity: string): number {
 
 // The region: config `region`, else the one with the most hosts (then by name).
 const region: pulumi.Output<string> = pulumi.output(
-  config.get("region") || fleet.apply((f) => [...f.regions].sort((a, b) => b.hosts.length - a.hosts.length || a.name.localeCompare(b.name))[0].name),
+  config.get("region") ||
+    fleet.apply(
+      (f) => [...f.regions].sort((a, b) => b.hosts.length - a.hosts.length || a.name.localeCompare(b.name))[0].name,
+    ),
 );
 
 // The host: config `host`, else the biggest host of that region (by CPUs, then memory, then name).
@@ -37,19 +40,46 @@ const host: pulumi.Output<string> = pulumi.output(
   config.get("host") ||
     pulumi.all([fleet, region]).apply(([f, r]) => {
       const hosts = f.regions.find((x) => x.name === r)?.hosts ?? [];
-      if (hosts.length === 0) throw new Error(`region ${r} has no hosts; regions: ${f.regions.map((x) => x.name).join(", ")}`);
-      return [...hosts].sort((a, b) => b.capacity.cpus - a.capacity.cpus || mebibytes(b.capacity.memory) - mebibytes(a.capacity.memory) || a.name.localeCompare(b.name))[0].name;
+      if (hosts.length === 0)
+        throw new Error(`region ${r} has no hosts; regions: ${f.regions.map((x) => x.name).join(", ")}`);
+      return [...hosts].sort(
+        (a, b) =>
+          b.capacity.cpus - a.capacity.cpus ||
+          mebibytes(b.capacity.memory) - mebibytes(a.capacity.memory) ||
+          a.name.localeCompare(b.name),
+      )[0].name;
     }),
 );
 
 const anywhere = new wws.VirtualMachine("anywhere", { workspace, os: "ubuntu", cpus: 1, memory: "2Gi", credentials });
-const regional = new wws.VirtualMachine("regional", { workspace, os: "ubuntu", cpus: 2, memory: "4Gi", credentials, placement: { region } });
-const pinned = new wws.VirtualMachine("pinned", { workspace, os: "ubuntu", cpus: 8, memory: "32Gi", credentials, placement: { host } });
+const regional = new wws.VirtualMachine("regional", {
+  workspace,
+  os: "ubuntu",
+  cpus: 2,
+  memory: "4Gi",
+  credentials,
+  placement: { region },
+});
+const pinned = new wws.VirtualMachine("pinned", {
+  workspace,
+  os: "ubuntu",
+  cpus: 8,
+  memory: "32Gi",
+  credentials,
+  placement: { host },
+});
 
 export const chosenRegion = region;
 export const pinnedHost = host;
 export const phases = { anywhere: anywhere.phase, regional: regional.phase, pinned: pinned.phase };
 /** The fleet as seen on this run: free CPUs and memory per host (live, so it changes between runs). */
 export const fleetFree = fleet.apply((f) =>
-  Object.fromEntries(f.regions.flatMap((r) => r.hosts.map((h) => [`${r.name}/${h.name}`, `${h.free.cpus}/${h.capacity.cpus} CPUs, ${h.free.memory}/${h.capacity.memory} free`]))),
+  Object.fromEntries(
+    f.regions.flatMap((r) =>
+      r.hosts.map((h) => [
+        `${r.name}/${h.name}`,
+        `${h.free.cpus}/${h.capacity.cpus} CPUs, ${h.free.memory}/${h.capacity.memory} free`,
+      ]),
+    ),
+  ),
 );

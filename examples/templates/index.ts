@@ -25,7 +25,14 @@ const blueprints = {
   "vm-ubuntu-desktop": {
     name: "Ubuntu desktop with an AI agent",
     description: "A desktop VM the AI daemon operates over SSH",
-    config: { vm: { cpus: 4, memory: "8Gi", storageSize: "60Gi", aiDaemon: { enabled: true, provider: "anthropic", model: "claude-sonnet" } } },
+    config: {
+      vm: {
+        cpus: 4,
+        memory: "8Gi",
+        storageSize: "60Gi",
+        aiDaemon: { enabled: true, provider: "anthropic", model: "claude-sonnet" },
+      },
+    },
   },
   "vm-windows": {
     name: "Windows workstation",
@@ -40,7 +47,9 @@ const blueprints = {
   browser: {
     name: "Headless Chromium with an AI agent",
     description: "For browser automation driven by a model",
-    config: { browser: { cpu: "1", memory: "2Gi", aiAgent: { enabled: true, provider: "anthropic", model: "claude-sonnet" } } },
+    config: {
+      browser: { cpu: "1", memory: "2Gi", aiAgent: { enabled: true, provider: "anthropic", model: "claude-sonnet" } },
+    },
   },
   controller: {
     name: "Browser controller",
@@ -51,19 +60,36 @@ const blueprints = {
     name: "Postgres 16, HA",
     description: "Two instances, TLS, admin console, nightly backups",
     config: {
-      storage: { engine: "postgres", version: "16", instances: 2, storageSize: "20Gi", tls: true, adminConsole: true, backup: { enabled: true, schedule: "0 3 * * *", retentionDays: 14 } },
+      storage: {
+        engine: "postgres",
+        version: "16",
+        instances: 2,
+        storageSize: "20Gi",
+        tls: true,
+        adminConsole: true,
+        backup: { enabled: true, schedule: "0 3 * * *", retentionDays: 14 },
+      },
     },
   },
 } satisfies Record<string, { name: string; description: string; config: Record<string, object> }>;
 
 const templates = Object.entries(blueprints).map(
-  ([kind, t]) => new wws.Template(`tpl-${kind}`, { workspace, kind: kind as keyof typeof blueprints, name: t.name, description: t.description, config: t.config }),
+  ([kind, t]) =>
+    new wws.Template(`tpl-${kind}`, {
+      workspace,
+      kind: kind as keyof typeof blueprints,
+      name: t.name,
+      description: t.description,
+      config: t.config,
+    }),
 );
 
 // A workload from the pod blueprint.
 const site = new wws.Pod("site", { workspace, ...web });
 
 /** kind → template id (`tpl_<hex>`). */
-export const templateIds = pulumi.all(Object.fromEntries(Object.keys(blueprints).map((kind, i) => [kind, templates[i].templateId])));
+export const templateIds = pulumi.all(
+  Object.fromEntries(Object.keys(blueprints).map((kind, i) => [kind, templates[i].templateId])),
+);
 export const siteEndpoint = site.endpoint;
 export const sitePhase = site.phase;

@@ -25,13 +25,19 @@ after(async () => {
 test("pulumi up creates the pod, the database and the template", { timeout: 120_000 }, async () => {
   const up = await stack.stack.up();
   assert.equal(up.summary.result, "succeeded");
-  assert.equal(up.outputs.dbConnectionUri.value, `postgresql://app@db.${service.workspace}.workloads.localhost:5432/postgres?sslmode=require`);
+  assert.equal(
+    up.outputs.dbConnectionUri.value,
+    `postgresql://app@db.${service.workspace}.workloads.localhost:5432/postgres?sslmode=require`,
+  );
 
   // What the service holds, read with the SDK client.
   const spec = await service.client.getSpec();
   assert.deepEqual(spec.workloads.map((w) => w.id).sort(), ["db", "web"]);
   assert.equal((await service.client.getStatus("web")).phase, "Running");
-  assert.deepEqual((await service.client.listTemplates()).map((t) => t.name), ["web"]);
+  assert.deepEqual(
+    (await service.client.listTemplates()).map((t) => t.name),
+    ["web"],
+  );
 });
 
 test("a second run changes nothing", { timeout: 120_000 }, async () => {

@@ -1,4 +1,12 @@
-import { TEMPLATE_CONFIG_MAX_BYTES, TEMPLATE_CONFIG_MAX_DEPTH, TemplateCreate, WorkloadType, configByteLength, jsonDepth, templatePasswordPaths } from "../../sdk/schemas";
+import {
+  TEMPLATE_CONFIG_MAX_BYTES,
+  TEMPLATE_CONFIG_MAX_DEPTH,
+  TemplateCreate,
+  WorkloadType,
+  configByteLength,
+  jsonDepth,
+  templatePasswordPaths,
+} from "../../sdk/schemas";
 import { checkConnection, type CheckOutcome } from "./check-workload";
 import type { ConnectionSources } from "./connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./failures";
@@ -15,7 +23,12 @@ function configLimits(config: unknown): Failure[] {
   }
   const bytes = configByteLength(config);
   if (bytes > TEMPLATE_CONFIG_MAX_BYTES) {
-    return [failureAt(["config"], `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized (64 KB); this one is ${bytes}: make it smaller`)];
+    return [
+      failureAt(
+        ["config"],
+        `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized (64 KB); this one is ${bytes}: make it smaller`,
+      ),
+    ];
   }
   return [];
 }
@@ -43,16 +56,32 @@ export function checkTemplate(news: Props, sources: ConnectionSources): CheckOut
   for (const [k, v] of Object.entries(news)) if (!NOT_BODY.has(k) && v !== undefined && v !== null) body[k] = v;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
   for (const k of unknownKeys) delete body[k];
-  const outcome = schemaFailures(TemplateCreate, body, { unknownKeys, knownFields: TEMPLATE_FIELDS, schema: TemplateCreate, otherArguments: CONNECTION_KEYS });
+  const outcome = schemaFailures(TemplateCreate, body, {
+    unknownKeys,
+    knownFields: TEMPLATE_FIELDS,
+    schema: TemplateCreate,
+    otherArguments: CONNECTION_KEYS,
+  });
   failures.push(...outcome.failures);
   const adoptId = news.adoptId;
-  if (adoptId !== undefined && adoptId !== null && !containsUnknown(adoptId) && (typeof adoptId !== "string" || !/^tpl_[0-9a-f]+$/.test(adoptId))) {
-    failures.push(failureAt(["adoptId"], "must be the id of an existing template, tpl_<hex> (see GET /v1/tenants/<workspace>/templates)"));
+  if (
+    adoptId !== undefined &&
+    adoptId !== null &&
+    !containsUnknown(adoptId) &&
+    (typeof adoptId !== "string" || !/^tpl_[0-9a-f]+$/.test(adoptId))
+  ) {
+    failures.push(
+      failureAt(
+        ["adoptId"],
+        "must be the id of an existing template, tpl_<hex> (see GET /v1/tenants/<workspace>/templates)",
+      ),
+    );
   }
 
   const config = news.config;
   if (typeof config === "object" && config !== null && !Array.isArray(config)) {
-    if (!outcome.rulesRan && !unknownKeys.has("config")) failures.push(...configRules(body.kind, config as Props, unknownKeys));
+    if (!outcome.rulesRan && !unknownKeys.has("config"))
+      failures.push(...configRules(body.kind, config as Props, unknownKeys));
     // The password walk recurses: only over a config of a depth the service accepts.
     const walkable = jsonDepth(config, TEMPLATE_CONFIG_MAX_DEPTH) <= TEMPLATE_CONFIG_MAX_DEPTH;
     for (const path of walkable ? templatePasswordPaths(config as Record<string, unknown>) : []) {

@@ -28,7 +28,13 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
     const value = r.values[field];
     if (value === undefined) continue;
     const problem = connectionProblem(field, value);
-    if (problem) failures.push(failureAt([field], `${problem}${r.from[field] === "args" ? "" : ` (from ${r.from[field] === "config" ? "the stack config" : "the environment"})`}`));
+    if (problem)
+      failures.push(
+        failureAt(
+          [field],
+          `${problem}${r.from[field] === "args" ? "" : ` (from ${r.from[field] === "config" ? "the stack config" : "the environment"})`}`,
+        ),
+      );
     else if (field !== "apiKey") inputs[field] = value;
   }
   return failures;
@@ -38,18 +44,30 @@ function checkOptions(news: Props): Failure[] {
   const failures: Failure[] = [];
   for (const key of ["waitForReady", "waitForAdminConsole", "waitForDeletion", "adopt"]) {
     const v = news[key];
-    if (v !== undefined && v !== null && !isUnknown(v) && typeof v !== "boolean") failures.push(failureAt([key], "must be true or false"));
+    if (v !== undefined && v !== null && !isUnknown(v) && typeof v !== "boolean")
+      failures.push(failureAt([key], "must be true or false"));
   }
   const t = news.readyTimeoutSeconds;
-  if (t !== undefined && t !== null && !isUnknown(t) && (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_TIMEOUT_SECONDS)) {
-    failures.push(failureAt(["readyTimeoutSeconds"], `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (24 h)`));
+  if (
+    t !== undefined &&
+    t !== null &&
+    !isUnknown(t) &&
+    (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_TIMEOUT_SECONDS)
+  ) {
+    failures.push(
+      failureAt(
+        ["readyTimeoutSeconds"],
+        `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (24 h)`,
+      ),
+    );
   }
   const r = news.restartTrigger;
   if (r !== undefined && r !== null && !isUnknown(r) && typeof r !== "string" && typeof r !== "number") {
     failures.push(failureAt(["restartTrigger"], "must be a string or a number; change it to restart the workload"));
   }
   if (!containsUnknown(news.customTimeouts)) {
-    for (const p of timeoutProblems(news.customTimeouts)) failures.push(failureAt(p.path, `${p.reason} (the customTimeouts resource option)`));
+    for (const p of timeoutProblems(news.customTimeouts))
+      failures.push(failureAt(p.path, `${p.reason} (the customTimeouts resource option)`));
   }
   return failures;
 }
@@ -67,7 +85,12 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
   const typeKnown = !isUnknown(type);
   const typeValid = typeKnown && WorkloadType.safeParse(type).success;
   if (typeKnown && !typeValid) {
-    failures.push(failureAt(["type"], `must be one of ${WORKLOAD_TYPES.join(", ")} (a VirtualMachine's os: ubuntu, ubuntu-desktop or windows)`));
+    failures.push(
+      failureAt(
+        ["type"],
+        `must be one of ${WORKLOAD_TYPES.join(", ")} (a VirtualMachine's os: ubuntu, ubuntu-desktop or windows)`,
+      ),
+    );
   }
   if (!typeValid) {
     // Without a type there is no schema for the spec; the id can still be checked.
@@ -82,13 +105,28 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
   if (unknownKeys.has("id")) unknownKeys.add("workloadId");
   for (const k of unknownKeys) delete body[k];
   const schema = CREATE_BODY[type as WorkloadType];
-  const knownFields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).filter((k) => k !== "id");
-  failures.push(...schemaFailures(schema, body, { unknownKeys, rename: { id: "workloadId" }, knownFields, schema, otherArguments: OTHER_ARGUMENTS }).failures);
+  const knownFields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).filter(
+    (k) => k !== "id",
+  );
+  failures.push(
+    ...schemaFailures(schema, body, {
+      unknownKeys,
+      rename: { id: "workloadId" },
+      knownFields,
+      schema,
+      otherArguments: OTHER_ARGUMENTS,
+    }).failures,
+  );
 
   // The schema allows a VM without credentials (an update may omit them); a new one needs them.
   const isNew = olds.workloadId === undefined;
   if (isVmType(type as string) && isNew && news.credentials === undefined && news.adopt !== true) {
-    failures.push(failureAt(["credentials"], "required for a new VM: set credentials ({username?, password}) to log in with; or set adopt: true to take over an existing VM"));
+    failures.push(
+      failureAt(
+        ["credentials"],
+        "required for a new VM: set credentials ({username?, password}) to log in with; or set adopt: true to take over an existing VM",
+      ),
+    );
   }
   return { inputs, failures };
 }

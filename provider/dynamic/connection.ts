@@ -21,17 +21,36 @@ export interface ConnectionSources {
 }
 
 /** Argument name, stack config key and environment variable of each setting. */
-export const CONNECTION_SETTINGS: Readonly<Record<ConnectionField, { config: string; env: string; set: string; what: string }>> = Object.freeze({
-  baseUrl: { config: "wws:baseUrl", env: "WWS_BASE_URL", set: "pulumi config set wws:baseUrl https://…", what: "base URL" },
-  workspace: { config: "wws:workspace", env: "WWS_WORKSPACE", set: "pulumi config set wws:workspace <name>", what: "workspace" },
-  apiKey: { config: "wws:apiKey", env: "WWS_API_KEY", set: "pulumi config set --secret wws:apiKey <key>", what: "API key" },
+export const CONNECTION_SETTINGS: Readonly<
+  Record<ConnectionField, { config: string; env: string; set: string; what: string }>
+> = Object.freeze({
+  baseUrl: {
+    config: "wws:baseUrl",
+    env: "WWS_BASE_URL",
+    set: "pulumi config set wws:baseUrl https://…",
+    what: "base URL",
+  },
+  workspace: {
+    config: "wws:workspace",
+    env: "WWS_WORKSPACE",
+    set: "pulumi config set wws:workspace <name>",
+    what: "workspace",
+  },
+  apiKey: {
+    config: "wws:apiKey",
+    env: "WWS_API_KEY",
+    set: "pulumi config set --secret wws:apiKey <key>",
+    what: "API key",
+  },
 });
-
 
 /** The message of a missing setting: every way there is to set it. */
 export function missingSettingMessage(field: ConnectionField): string {
   const s = CONNECTION_SETTINGS[field];
-  const arg = field === "apiKey" ? "the `apiKey` argument (or the Workspace's `apiKey`)" : `the \`${field}\` argument (or the Workspace's)`;
+  const arg =
+    field === "apiKey"
+      ? "the `apiKey` argument (or the Workspace's `apiKey`)"
+      : `the \`${field}\` argument (or the Workspace's)`;
   return `no ${s.what} is set: set ${arg}, the stack config (\`${s.set}\`), or the environment variable ${s.env}`;
 }
 
@@ -51,7 +70,10 @@ function nonEmpty(v: unknown): string | undefined {
 }
 
 /** Resolves each setting on its own: `props[field]` → stack config → environment. */
-export function resolveConnection(props: Readonly<Record<string, unknown>>, sources: ConnectionSources): ResolvedConnection {
+export function resolveConnection(
+  props: Readonly<Record<string, unknown>>,
+  sources: ConnectionSources,
+): ResolvedConnection {
   const out: ResolvedConnection = { values: {}, unknown: [], missing: [], from: {} };
   for (const field of CONNECTION_SETTING_NAMES) {
     const s = CONNECTION_SETTINGS[field];

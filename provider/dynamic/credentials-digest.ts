@@ -24,7 +24,8 @@ export interface Login {
   digest?: unknown;
 }
 
-export const loginOf = (credentials: unknown): Login | undefined => (typeof credentials === "object" && credentials !== null ? (credentials as Login) : undefined);
+export const loginOf = (credentials: unknown): Login | undefined =>
+  typeof credentials === "object" && credentials !== null ? (credentials as Login) : undefined;
 
 /** The digest of `credentials` (`{username?, password}`), or undefined when there is no password string. */
 export function credentialsDigest(workloadId: string, credentials: unknown): string | undefined {

@@ -30,7 +30,17 @@ export interface WorkloadChanges {
 }
 
 const REPLACE_KEYS = new Set(["workspace", "workloadId", "type"]);
-const LOCAL_KEYS = new Set(["baseUrl", "apiKey", "waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "adopt", DRIFT_KEY]);
+const LOCAL_KEYS = new Set([
+  "baseUrl",
+  "apiKey",
+  "waitForReady",
+  "readyTimeoutSeconds",
+  "waitForAdminConsole",
+  "waitForDeletion",
+  "customTimeouts",
+  "adopt",
+  DRIFT_KEY,
+]);
 /** Set once on a database: a change means a new database. */
 const STORAGE_SET_ONCE = new Set(["engine", "credentials"]);
 
@@ -63,7 +73,8 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props): Workl
     } else if (LOCAL_KEYS.has(key)) out.local.push(key);
     // Credentials missing from an old state (adopted, imported) are sent, not a reason to replace:
     // the service answers 409 if they differ from the ones it holds.
-    else if (storage && STORAGE_SET_ONCE.has(key) && !(key === "credentials" && !isSet(olds[key]))) out.replaces.push(key);
+    else if (storage && STORAGE_SET_ONCE.has(key) && !(key === "credentials" && !isSet(olds[key])))
+      out.replaces.push(key);
     else out.updates.push(key);
   }
   return out;
@@ -79,8 +90,14 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props): Workl
  * input change, a wait left unfinished (init errors) still needs the update: DIFF_SOME, nothing
  * to detail; otherwise DIFF_NONE. What the update then does is decided again in `update`.
  */
-export function diffResultOf(hasInputChanges: boolean, resume: boolean, replaces: string[], deleteBeforeReplace: boolean): DiffResult {
-  if (hasInputChanges) return { changes: undefined, replaces, deleteBeforeReplace: replaces.length > 0 && deleteBeforeReplace };
+export function diffResultOf(
+  hasInputChanges: boolean,
+  resume: boolean,
+  replaces: string[],
+  deleteBeforeReplace: boolean,
+): DiffResult {
+  if (hasInputChanges)
+    return { changes: undefined, replaces, deleteBeforeReplace: replaces.length > 0 && deleteBeforeReplace };
   return { changes: resume, replaces: [], deleteBeforeReplace: false };
 }
 

@@ -106,7 +106,8 @@ export function watchEngine(options: WatchdogOptions): () => void {
     try {
       if (engine !== undefined) {
         const stat = readProcStat(engine.pid);
-        if (stat === undefined || stat.startTime !== engine.startTime || stat.state === "Z") return gone(`the pulumi engine (pid ${engine.pid}) has exited`);
+        if (stat === undefined || stat.startTime !== engine.startTime || stat.state === "Z")
+          return gone(`the pulumi engine (pid ${engine.pid}) has exited`);
       } else if (address === undefined && process.ppid !== firstParent) {
         return gone(`the parent process (pid ${firstParent}) has exited`);
       }

@@ -16,7 +16,12 @@ export function secretsOf(props: { credentials?: unknown; apiKey?: unknown }, ap
 export function safeError(err: unknown, secrets: readonly string[]): Error {
   const message = redact(err instanceof Error ? err.message : String(err), secrets);
   if (err instanceof ResourceInitError) {
-    return new ResourceInitError(message, err.id, err.properties, err.reasons.map((r) => redact(r, secrets)));
+    return new ResourceInitError(
+      message,
+      err.id,
+      err.properties,
+      err.reasons.map((r) => redact(r, secrets)),
+    );
   }
   const safe = new Error(message);
   safe.stack = `Error: ${message}`;

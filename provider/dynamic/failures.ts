@@ -46,7 +46,9 @@ function unknownFieldReason(parent: ReadonlyArray<PropertyKey>, key: string, fil
   const fields = top ? [...(filter.knownFields ?? [])] : filter.schema ? fieldsAt(filter.schema, parent) : [];
   const meant = closestName(key, top ? [...fields, ...(filter.otherArguments ?? [])] : fields);
   const fix = meant === undefined ? "remove it" : `did you mean ${meant}? Rename or remove it`;
-  return fields.length > 0 && (top || fields.length <= 12) ? `unknown field: ${fix} (the fields are ${fields.join(", ")})` : `unknown field: ${fix}`;
+  return fields.length > 0 && (top || fields.length <= 12)
+    ? `unknown field: ${fix} (the fields are ${fields.join(", ")})`
+    : `unknown field: ${fix}`;
 }
 
 /**

@@ -17,7 +17,9 @@ export function recordedReady(status: WorkloadStatus | undefined, options: Workl
   if (status === undefined) return false;
   const generation = typeof status.generation === "number" ? status.generation : 0;
   const observed = typeof status.observedGeneration === "number" ? status.observedGeneration : generation;
-  return status.phase === "Running" && observed >= generation && (!options.waitForAdminConsole || status.adminReady === true);
+  return (
+    status.phase === "Running" && observed >= generation && (!options.waitForAdminConsole || status.adminReady === true)
+  );
 }
 
 /** What a state recorded about restarts, under its flat keys. */
@@ -35,7 +37,10 @@ export interface RecordedRestarts {
  */
 export function restartsOutsidePulumi(old: RecordedRestarts, status: WorkloadStatus): number | undefined {
   const before = typeof old[DRIFT_KEY] === "number" ? old[DRIFT_KEY] : 0;
-  const grew = typeof old.restartCount === "number" && typeof status.restartCount === "number" ? status.restartCount - old.restartCount : 0;
+  const grew =
+    typeof old.restartCount === "number" && typeof status.restartCount === "number"
+      ? status.restartCount - old.restartCount
+      : 0;
   const total = before + Math.max(0, grew);
   return total > 0 ? total : undefined;
 }

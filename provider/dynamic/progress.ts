@@ -80,8 +80,10 @@ export class ProgressReporter {
         if (phase === wait.phase) return;
         wait.phase = phase;
         if (!this.detailed()) return;
-        if (p.settling) this.line(`${label}: ${p.phase} after ${formatDuration(p.elapsedMs)}, ${settlingText(p.settling.rule)}`);
-        else this.line(`${label}: ${p.phase}${p.message ? ` (${p.message})` : ""} after ${formatDuration(p.elapsedMs)}`);
+        if (p.settling)
+          this.line(`${label}: ${p.phase} after ${formatDuration(p.elapsedMs)}, ${settlingText(p.settling.rule)}`);
+        else
+          this.line(`${label}: ${p.phase}${p.message ? ` (${p.message})` : ""} after ${formatDuration(p.elapsedMs)}`);
       },
       end: () => {
         this.waits.delete(wait);
@@ -100,7 +102,10 @@ export class ProgressReporter {
       byPhase.set(w.phase, (byPhase.get(w.phase) ?? 0) + 1);
       if (!longest || w.started < longest.started) longest = w;
     }
-    const phases = [...byPhase.entries()].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${n} ${p}`).join(", ");
+    const phases = [...byPhase.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([p, n]) => `${n} ${p}`)
+      .join(", ");
     const n = this.waits.size;
     return `still waiting for ${n} workload${n === 1 ? "" : "s"} (${phases}); longest: ${longest!.label}, ${formatDuration(now - longest!.started)}`;
   }

@@ -21,7 +21,15 @@ export type Props = Record<string, unknown>;
 export const IDENTITY_KEYS = ["workloadId", "type"] as const;
 /** The connection settings, in the order messages name them (the SDK's list). */
 export const CONNECTION_KEYS = CONNECTION_SETTING_NAMES;
-export const OPTION_KEYS = ["waitForReady", "readyTimeoutSeconds", "waitForAdminConsole", "waitForDeletion", "customTimeouts", "restartTrigger", "adopt"] as const;
+export const OPTION_KEYS = [
+  "waitForReady",
+  "readyTimeoutSeconds",
+  "waitForAdminConsole",
+  "waitForDeletion",
+  "customTimeouts",
+  "restartTrigger",
+  "adopt",
+] as const;
 export const OUTPUT_KEYS = [
   "phase",
   "message",
@@ -43,7 +51,15 @@ export const DRIFT_KEY = "restartsOutsidePulumi";
 export const PROVIDER_KEY = "__provider";
 
 /** Every key of the bag that is not a spec field: a spec field must not use one. */
-export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([...IDENTITY_KEYS, ...CONNECTION_KEYS, ...OPTION_KEYS, ...OUTPUT_KEYS, "credentials", DRIFT_KEY, PROVIDER_KEY]);
+export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([
+  ...IDENTITY_KEYS,
+  ...CONNECTION_KEYS,
+  ...OPTION_KEYS,
+  ...OUTPUT_KEYS,
+  "credentials",
+  DRIFT_KEY,
+  PROVIDER_KEY,
+]);
 
 /** The keys a user sets (everything but outputs and `__provider`). */
 export function inputKeys(props: Props): string[] {
@@ -80,10 +96,15 @@ export function optionsOf(props: Props): WorkloadOptions {
   const bool = (v: unknown, d: boolean): boolean => (typeof v === "boolean" ? v : d);
   return {
     waitForReady: bool(props.waitForReady, DEFAULT_OPTIONS.waitForReady),
-    timeoutMs: { create: timeoutMsOf(props, "create"), update: timeoutMsOf(props, "update"), delete: timeoutMsOf(props, "delete") },
+    timeoutMs: {
+      create: timeoutMsOf(props, "create"),
+      update: timeoutMsOf(props, "update"),
+      delete: timeoutMsOf(props, "delete"),
+    },
     waitForDeletion: bool(props.waitForDeletion, DEFAULT_OPTIONS.waitForDeletion),
     // Only a database with an admin console has one to wait for.
-    waitForAdminConsole: bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
+    waitForAdminConsole:
+      bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
     adopt: bool(props.adopt, DEFAULT_OPTIONS.adopt),
   };
 }

@@ -8,7 +8,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -23,7 +24,8 @@ export function closestName(word: string, candidates: Iterable<string>): string 
   for (const c of candidates) {
     if (c === word) continue;
     const distance = c.toLowerCase() === word.toLowerCase() ? 0 : editDistance(word.toLowerCase(), c.toLowerCase());
-    if (distance <= Math.max(1, Math.floor(word.length / 3)) && (!best || distance < best.distance)) best = { name: c, distance };
+    if (distance <= Math.max(1, Math.floor(word.length / 3)) && (!best || distance < best.distance))
+      best = { name: c, distance };
   }
   return best?.name;
 }
@@ -47,7 +49,8 @@ function schemasAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): z.ZodTy
   if (path.length === 0) return [schema];
   const [head, ...rest] = path;
   if (def.type === "array" && def.element && typeof head === "number") return schemasAt(def.element, rest);
-  if (def.type === "object" && def.shape && typeof head === "string" && def.shape[head]) return schemasAt(def.shape[head], rest);
+  if (def.type === "object" && def.shape && typeof head === "string" && def.shape[head])
+    return schemasAt(def.shape[head], rest);
   return [];
 }
 

@@ -1,4 +1,10 @@
-import { NotFoundError, type CallOptions, type SavedTemplate, type TemplateCreate, type WorkspaceClient } from "../../sdk";
+import {
+  NotFoundError,
+  type CallOptions,
+  type SavedTemplate,
+  type TemplateCreate,
+  type WorkspaceClient,
+} from "../../sdk";
 import { checkTemplate } from "./check-template";
 import { requireConnection } from "./connection";
 import { connected } from "./connected";
@@ -30,12 +36,21 @@ function bodyOf(props: Props): TemplateCreate {
  * Takes over an existing template instead of creating one. There is no template update, so it is
  * taken over only as it is: every declared field must equal the saved one.
  */
-async function adoptTemplate(client: WorkspaceClient, workspace: string, templateId: string, inputs: Props, call: CallOptions): Promise<SavedTemplate> {
+async function adoptTemplate(
+  client: WorkspaceClient,
+  workspace: string,
+  templateId: string,
+  inputs: Props,
+  call: CallOptions,
+): Promise<SavedTemplate> {
   let t: SavedTemplate;
   try {
     t = await client.getTemplate(templateId, call);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new Error(`adoptId: template ${templateId} does not exist in workspace ${workspace}; remove adoptId to create a new template`);
+    if (err instanceof NotFoundError)
+      throw new Error(
+        `adoptId: template ${templateId} does not exist in workspace ${workspace}; remove adoptId to create a new template`,
+      );
     throw err;
   }
   const saved: Props = { name: t.name, description: t.description, kind: t.kind, config: t.config };
@@ -55,7 +70,14 @@ function locate(id: string, props: Props): { base: Props; templateId: string } {
 }
 
 function live(props: Props, t: SavedTemplate): Props {
-  const out: Props = { ...props, templateId: t.id, name: t.name, kind: t.kind, config: t.config, createdAt: t.createdAt };
+  const out: Props = {
+    ...props,
+    templateId: t.id,
+    name: t.name,
+    kind: t.kind,
+    config: t.config,
+    createdAt: t.createdAt,
+  };
   if (t.description !== undefined) out.description = t.description;
   else delete out.description;
   return out;
@@ -73,7 +95,10 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async check(_olds, news) {
-      return guarded(() => secretsOf(news), async () => checkTemplate(news, ctx.sources()));
+      return guarded(
+        () => secretsOf(news),
+        async () => checkTemplate(news, ctx.sources()),
+      );
     },
 
     async diff(_id, olds, news) {
@@ -82,51 +107,90 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         .filter((k) => !sameValue(olds[k], news[k]))
         .sort();
       // Created before the old one is deleted: the new template gets a new id.
-      return diffResultOf(changed.length > 0, false, changed.filter((k) => TEMPLATE_REPLACE_KEYS.includes(k)), false);
+      return diffResultOf(
+        changed.length > 0,
+        false,
+        changed.filter((k) => TEMPLATE_REPLACE_KEYS.includes(k)),
+        false,
+      );
     },
 
     async create(inputs) {
-      return connected(ctx, inputs, () => secretsOf(inputs), async (conn) => {
-        const client = ctx.client(conn);
-        const call = within(ctx);
-        const t = typeof inputs.adoptId === "string" ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call) : await client.createTemplate(bodyOf(inputs), call);
-        // The declared config is kept (the service strips only passwords, which check refuses).
-        const outs: Props = { ...inputs, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: t.id, createdAt: t.createdAt };
-        return { id: formatId(conn.workspace, t.id), outs };
-      });
+      return connected(
+        ctx,
+        inputs,
+        () => secretsOf(inputs),
+        async (conn) => {
+          const client = ctx.client(conn);
+          const call = within(ctx);
+          const t =
+            typeof inputs.adoptId === "string"
+              ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
+              : await client.createTemplate(bodyOf(inputs), call);
+          // The declared config is kept (the service strips only passwords, which check refuses).
+          const outs: Props = {
+            ...inputs,
+            workspace: conn.workspace,
+            baseUrl: conn.baseUrl,
+            templateId: t.id,
+            createdAt: t.createdAt,
+          };
+          return { id: formatId(conn.workspace, t.id), outs };
+        },
+      );
     },
 
     async read(id, props = {}) {
       const { base, templateId } = locate(id, props);
-      return connected(ctx, base, () => secretsOf(base), async (conn) => {
-        let t: SavedTemplate;
-        try {
-          t = await ctx.client(conn).getTemplate(templateId, within(ctx));
-        } catch (err) {
-          if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
-          throw err;
-        }
-        const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
-        const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY));
-        return { id, props: outs, inputs };
-      });
+      return connected(
+        ctx,
+        base,
+        () => secretsOf(base),
+        async (conn) => {
+          let t: SavedTemplate;
+          try {
+            t = await ctx.client(conn).getTemplate(templateId, within(ctx));
+          } catch (err) {
+            if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
+            throw err;
+          }
+          const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
+          const inputs = Object.fromEntries(
+            Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY),
+          );
+          return { id, props: outs, inputs };
+        },
+      );
     },
 
     async update(_id, olds, news) {
       // Only connection settings reach here (every template field replaces): nothing to send.
       const conn = requireConnection(news, ctx.sources());
-      return { outs: { ...news, workspace: conn.workspace, baseUrl: conn.baseUrl, templateId: olds.templateId, createdAt: olds.createdAt } };
+      return {
+        outs: {
+          ...news,
+          workspace: conn.workspace,
+          baseUrl: conn.baseUrl,
+          templateId: olds.templateId,
+          createdAt: olds.createdAt,
+        },
+      };
     },
 
     async delete(id, props) {
       const { base, templateId } = locate(id, props);
-      await connected(ctx, base, () => secretsOf(base), async (conn) => {
-        try {
-          await ctx.client(conn).deleteTemplate(templateId, within(ctx));
-        } catch (err) {
-          if (!(err instanceof NotFoundError)) throw err; // 404: already gone
-        }
-      });
+      await connected(
+        ctx,
+        base,
+        () => secretsOf(base),
+        async (conn) => {
+          try {
+            await ctx.client(conn).deleteTemplate(templateId, within(ctx));
+          } catch (err) {
+            if (!(err instanceof NotFoundError)) throw err; // 404: already gone
+          }
+        },
+      );
     },
   };
 }

@@ -9,7 +9,7 @@ export const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 /** Without any setting, each wait gives up after 10 min. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
-const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 const DURATION = /^(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h)/;
 
 /**
@@ -33,7 +33,13 @@ export function parseDurationSeconds(text: string): number | undefined {
 /** Why the `customTimeouts` value carried in the inputs is wrong, per operation, or nothing. */
 export function timeoutProblems(value: unknown): Array<{ path: string[]; reason: string }> {
   if (value === undefined || value === null) return [];
-  if (typeof value !== "object" || Array.isArray(value)) return [{ path: ["customTimeouts"], reason: "must be an object {create?, update?, delete?} of durations such as 30s, 5m or 1h30m" }];
+  if (typeof value !== "object" || Array.isArray(value))
+    return [
+      {
+        path: ["customTimeouts"],
+        reason: "must be an object {create?, update?, delete?} of durations such as 30s, 5m or 1h30m",
+      },
+    ];
   const problems: Array<{ path: string[]; reason: string }> = [];
   for (const [op, v] of Object.entries(value as Props)) {
     if (!(TIMEOUT_OPERATIONS as readonly string[]).includes(op)) {
@@ -43,7 +49,10 @@ export function timeoutProblems(value: unknown): Array<{ path: string[]; reason:
     if (v === undefined || v === null || v === "") continue;
     const seconds = typeof v === "string" ? parseDurationSeconds(v) : undefined;
     if (seconds === undefined || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
-      problems.push({ path: ["customTimeouts", op], reason: `must be a duration above 0 and at most 24h, such as 30s, 5m or 1h30m (got ${JSON.stringify(v)})` });
+      problems.push({
+        path: ["customTimeouts", op],
+        reason: `must be a duration above 0 and at most 24h, such as 30s, 5m or 1h30m (got ${JSON.stringify(v)})`,
+      });
     }
   }
   return problems;
@@ -55,7 +64,10 @@ export function timeoutProblems(value: unknown): Array<{ path: string[]; reason:
  * of the deletion wait besides `readyTimeoutSeconds`; then 10 min.
  */
 export function timeoutMsOf(props: Props, op: TimeoutOperation): number {
-  const ready = typeof props.readyTimeoutSeconds === "number" && props.readyTimeoutSeconds > 0 ? props.readyTimeoutSeconds : undefined;
+  const ready =
+    typeof props.readyTimeoutSeconds === "number" && props.readyTimeoutSeconds > 0
+      ? props.readyTimeoutSeconds
+      : undefined;
   const custom = props.customTimeouts as Props | undefined | null;
   const raw = custom && typeof custom === "object" ? custom[op] : undefined;
   const fromOption = typeof raw === "string" ? parseDurationSeconds(raw) : undefined;

@@ -10,13 +10,17 @@ export function waitTimingFromEnv(env: Readonly<Record<string, string | undefine
   const timing: Partial<ObserverTiming> = {};
   const mode = env.WWS_WAIT_MODE;
   if (mode !== undefined && mode !== "") {
-    if (mode !== "stream" && mode !== "poll") throw new Error(`WWS_WAIT_MODE must be "stream" or "poll", not ${JSON.stringify(mode)}`);
+    if (mode !== "stream" && mode !== "poll")
+      throw new Error(`WWS_WAIT_MODE must be "stream" or "poll", not ${JSON.stringify(mode)}`);
     timing.mode = mode;
   }
   const interval = env.WWS_POLL_INTERVAL_MS;
   if (interval !== undefined && interval !== "") {
     const ms = Number(interval);
-    if (!Number.isInteger(ms) || ms < 100) throw new Error(`WWS_POLL_INTERVAL_MS must be a whole number of milliseconds, at least 100, not ${JSON.stringify(interval)}`);
+    if (!Number.isInteger(ms) || ms < 100)
+      throw new Error(
+        `WWS_POLL_INTERVAL_MS must be a whole number of milliseconds, at least 100, not ${JSON.stringify(interval)}`,
+      );
     timing.pollIntervalMs = ms;
   }
   return timing;

@@ -19,7 +19,11 @@ export async function awaitWorkload(
 ): Promise<WorkloadStatus | undefined> {
   const timeoutMs = m.options.timeoutMs[op];
   const adminReady = until === "ready" && m.options.waitForAdminConsole;
-  const handle = ctx.progress.begin(`${describeWorkload(m.identity)} in workspace ${client.workspace}`, describeWaitGoal(until, adminReady), timeoutMs);
+  const handle = ctx.progress.begin(
+    `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
+    describeWaitGoal(until, adminReady),
+    timeoutMs,
+  );
   try {
     return await waitForWorkload(client, m.identity.workloadId, {
       ...ctx.waitTiming,

@@ -1,7 +1,18 @@
 import type { WorkloadStatus, WorkloadType } from "../../sdk/schemas";
 import type { ConnectionField } from "./connection";
 import { type Login, loginOf } from "./credentials-digest";
-import { CONNECTION_KEYS, DRIFT_KEY, IDENTITY_KEYS, NOT_SPEC_KEYS, OPTION_KEYS, OUTPUT_KEYS, PROVIDER_KEY, optionsOf, type Props, type WorkloadOptions } from "./props";
+import {
+  CONNECTION_KEYS,
+  DRIFT_KEY,
+  IDENTITY_KEYS,
+  NOT_SPEC_KEYS,
+  OPTION_KEYS,
+  OUTPUT_KEYS,
+  PROVIDER_KEY,
+  optionsOf,
+  type Props,
+  type WorkloadOptions,
+} from "./props";
 
 /**
  * A workload resource's property bag (see `props.ts`), parsed once when a provider method starts

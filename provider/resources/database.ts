@@ -54,6 +54,13 @@ export class Database extends WorkloadResource {
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     const { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup } = args;
-    super("Database", name, "storage", { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup }, args, opts);
+    super(
+      "Database",
+      name,
+      "storage",
+      { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup },
+      args,
+      opts,
+    );
   }
 }

@@ -88,7 +88,9 @@ export function connectionProps<O extends pulumi.CustomResourceOptions>(
 }
 
 /** `credentials` as a secret, or undefined. */
-export function secretCredentials(credentials: pulumi.Input<CredentialsArgs> | undefined): pulumi.Output<unknown> | undefined {
+export function secretCredentials(
+  credentials: pulumi.Input<CredentialsArgs> | undefined,
+): pulumi.Output<unknown> | undefined {
   return credentials === undefined ? undefined : pulumi.secret(credentials);
 }
 
@@ -100,8 +102,11 @@ export function secretCredentials(credentials: pulumi.Input<CredentialsArgs> | u
  * without the resource (an `up` would delete it). Values inside outputs are left to `check`.
  */
 export function refuseDeepInput(className: string, name: string, field: string, value: unknown): void {
-  const resolvedLater = (v: object): boolean => pulumi.Output.isInstance(v) || pulumi.Resource.isInstance(v) || v instanceof Promise;
+  const resolvedLater = (v: object): boolean =>
+    pulumi.Output.isInstance(v) || pulumi.Resource.isInstance(v) || v instanceof Promise;
   if (jsonDepth(value, TEMPLATE_CONFIG_MAX_DEPTH, resolvedLater) > TEMPLATE_CONFIG_MAX_DEPTH) {
-    throw new Error(`${className} ${name}: ${field} nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep`);
+    throw new Error(
+      `${className} ${name}: ${field} nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep`,
+    );
   }
 }

@@ -2,13 +2,25 @@ import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
 import { CONNECTION_KEYS, NOT_SPEC_KEYS, OPTION_KEYS, OUTPUT_KEYS } from "../dynamic/props";
 import { HostedResource } from "../stub";
-import { connectionProps, refuseDeepInput, secretCredentials, type ConnectionArgs, type CredentialsArgs, type WaitArgs } from "./inputs";
+import {
+  connectionProps,
+  refuseDeepInput,
+  secretCredentials,
+  type ConnectionArgs,
+  type CredentialsArgs,
+  type WaitArgs,
+} from "./inputs";
 
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
 
 /** The arguments every workload class takes besides its spec fields (`customTimeouts` is a resource option). */
-const COMMON_ARGS = ["workloadId", ...CONNECTION_KEYS, "credentials", ...OPTION_KEYS.filter((k) => k !== "customTimeouts")];
+const COMMON_ARGS = [
+  "workloadId",
+  ...CONNECTION_KEYS,
+  "credentials",
+  ...OPTION_KEYS.filter((k) => k !== "customTimeouts"),
+];
 
 /** Keys a spec must not use: the bag's own keys, and `id` (the engine's; users set `workloadId`). */
 const RESERVED = new Set(["id", ...NOT_SPEC_KEYS]);
@@ -22,7 +34,11 @@ const DATABASE_REPLACE_ON_CHANGES = ["engine", "credentials"];
  * with a value: passed on as they are, so that `check` refuses them at preview naming each one
  * (TypeScript refuses them at compile time already).
  */
-function unknownArgs(args: object, spec: Record<string, unknown>, consumed: readonly string[]): Record<string, unknown> {
+function unknownArgs(
+  args: object,
+  spec: Record<string, unknown>,
+  consumed: readonly string[],
+): Record<string, unknown> {
   const known = new Set([...COMMON_ARGS, ...Object.keys(spec), ...consumed]);
   return Object.fromEntries(Object.entries(args).filter(([k, v]) => !known.has(k) && v !== undefined));
 }
@@ -69,22 +85,37 @@ export abstract class WorkloadResource extends HostedResource {
     name: string,
     type: pulumi.Input<string>,
     spec: Record<string, pulumi.Input<unknown> | undefined>,
-    args: WorkloadCommonArgs & { credentials?: pulumi.Input<CredentialsArgs>; waitForAdminConsole?: pulumi.Input<boolean> },
+    args: WorkloadCommonArgs & {
+      credentials?: pulumi.Input<CredentialsArgs>;
+      waitForAdminConsole?: pulumi.Input<boolean>;
+    },
     opts?: pulumi.CustomResourceOptions,
     /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
     consumed: readonly string[] = [],
   ) {
     for (const key of Object.keys(spec)) {
-      if (RESERVED.has(key)) throw new Error(`${className} ${name}: spec field "${key}" is not allowed${key === "id" ? " (set workloadId)" : ""}`);
+      if (RESERVED.has(key))
+        throw new Error(
+          `${className} ${name}: spec field "${key}" is not allowed${key === "id" ? " (set workloadId)" : ""}`,
+        );
       refuseDeepInput(className, name, key, spec[key]);
     }
     const extra = unknownArgs(args, spec, consumed);
     for (const key of Object.keys(extra)) {
-      if (RESERVED.has(key)) throw new Error(`${className} ${name}: "${key}" is not an argument of ${className}${key === "id" ? " (set workloadId)" : ""}`);
+      if (RESERVED.has(key))
+        throw new Error(
+          `${className} ${name}: "${key}" is not an argument of ${className}${key === "id" ? " (set workloadId)" : ""}`,
+        );
       refuseDeepInput(className, name, key, extra[key]);
     }
     const isDatabase = type === "storage";
-    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...REPLACE_ON_CHANGES, ...(isDatabase ? DATABASE_REPLACE_ON_CHANGES : [])])];
+    const replaceOnChanges = [
+      ...new Set([
+        ...(opts?.replaceOnChanges ?? []),
+        ...REPLACE_ON_CHANGES,
+        ...(isDatabase ? DATABASE_REPLACE_ON_CHANGES : []),
+      ]),
+    ];
     const connection = connectionProps(args, { ...opts, replaceOnChanges });
     const props: pulumi.Inputs = {
       workloadId: args.workloadId ?? name,
@@ -128,6 +159,14 @@ export interface WorkloadArgs extends WorkloadCommonArgs {
 export class Workload extends WorkloadResource {
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
     const { credentials, ...spec } = args.spec ?? {};
-    super("Workload", name, args.kind, spec, { ...args, credentials: args.credentials ?? (credentials as pulumi.Input<CredentialsArgs> | undefined) }, opts, ["kind", "spec"]);
+    super(
+      "Workload",
+      name,
+      args.kind,
+      spec,
+      { ...args, credentials: args.credentials ?? (credentials as pulumi.Input<CredentialsArgs> | undefined) },
+      opts,
+      ["kind", "spec"],
+    );
   }
 }

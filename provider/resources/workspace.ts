@@ -34,7 +34,11 @@ export class Workspace extends pulumi.ComponentResource {
   /** The API key, when one was given: a secret. */
   readonly apiKey: pulumi.Output<string | undefined>;
   /** What children take: the given inputs, the API key wrapped as a secret. */
-  readonly connection: { readonly name: pulumi.Input<string>; readonly baseUrl?: pulumi.Input<string>; readonly apiKey?: pulumi.Input<string> };
+  readonly connection: {
+    readonly name: pulumi.Input<string>;
+    readonly baseUrl?: pulumi.Input<string>;
+    readonly apiKey?: pulumi.Input<string>;
+  };
 
   constructor(name: string, args: WorkspaceArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     super("wws:index:Workspace", name, {}, opts);

@@ -1,7 +1,8 @@
 import type { EventSourceMessage } from "eventsource-parser";
 import { EVENT_PAYLOADS, issuesToDetails, type ErrorDetail, type EventType, type WorkspaceEvent } from "../schemas";
 
-export type Decoded = { kind: "event"; event: WorkspaceEvent } | { kind: "ignored" } | { kind: "invalid"; issues: ErrorDetail[] };
+export type Decoded =
+  { kind: "event"; event: WorkspaceEvent } | { kind: "ignored" } | { kind: "invalid"; issues: ErrorDetail[] };
 
 function isEventType(type: string): type is EventType {
   return Object.prototype.hasOwnProperty.call(EVENT_PAYLOADS, type);
@@ -20,13 +21,17 @@ export function decodeEvent(msg: EventSourceMessage): Decoded {
     try {
       json = JSON.parse(msg.data);
     } catch {
-      if (type !== "resync") return { kind: "invalid", issues: [{ path: "data", message: `${type} data is not JSON` }] };
+      if (type !== "resync")
+        return { kind: "invalid", issues: [{ path: "data", message: `${type} data is not JSON` }] };
     }
   }
   const parsed = EVENT_PAYLOADS[type].safeParse(json);
   if (!parsed.success) {
     if (type === "resync") return { kind: "event", event: { id: msg.id, type, data: {} } };
-    return { kind: "invalid", issues: issuesToDetails(parsed.error).map((d) => ({ ...d, path: d.path ? `${type}.${d.path}` : type })) };
+    return {
+      kind: "invalid",
+      issues: issuesToDetails(parsed.error).map((d) => ({ ...d, path: d.path ? `${type}.${d.path}` : type })),
+    };
   }
   return { kind: "event", event: { id: msg.id, type, data: parsed.data } as WorkspaceEvent };
 }

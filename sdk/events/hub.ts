@@ -115,7 +115,8 @@ function connectionKey(conn: StreamConnectionSpec): string {
   } catch {
     throw new InvalidOptionError("baseUrl", "must be an absolute URL such as http://127.0.0.1:8787");
   }
-  if (typeof conn.apiKey !== "string" || conn.apiKey === "") throw new InvalidOptionError("apiKey", "must be a non-empty string");
+  if (typeof conn.apiKey !== "string" || conn.apiKey === "")
+    throw new InvalidOptionError("apiKey", "must be a non-empty string");
   const keyHash = createHash("sha256").update(conn.apiKey).digest("hex");
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}\n${conn.workspace}\n${keyHash}`;
 }

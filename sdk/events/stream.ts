@@ -1,6 +1,14 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { sleep, type Clock } from "../clock";
-import { ConnectionError, HttpError, ResponseValidationError, StreamAuthError, WwsError, errorFromResponse, retryAfterOf } from "../errors";
+import {
+  ConnectionError,
+  HttpError,
+  ResponseValidationError,
+  StreamAuthError,
+  WwsError,
+  errorFromResponse,
+  retryAfterOf,
+} from "../errors";
 import { isBeforeSend } from "../http/attempt";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
@@ -204,12 +212,21 @@ export class EventStream {
       // not JSON: errorFromResponse reports "no error body"
     }
     if (status === 200) {
-      const error = new ResponseValidationError(this.operation, status, undefined, [{ path: "content-type", message: "expected text/event-stream" }]);
+      const error = new ResponseValidationError(this.operation, status, undefined, [
+        { path: "content-type", message: "expected text/event-stream" },
+      ]);
       return { kind: "retry", wasOpen: false, error };
     }
     const error: HttpError = errorFromResponse(
       { status, headers, body },
-      { operation: this.operation, workspace: this.init.workspace, method: "GET", path: this.path, secrets: [this.#apiKey], now: this.init.clock.now() },
+      {
+        operation: this.operation,
+        workspace: this.init.workspace,
+        method: "GET",
+        path: this.path,
+        secrets: [this.#apiKey],
+        now: this.init.clock.now(),
+      },
     );
     if (status === 401 || status === 403) return { kind: "fatal", error: new StreamAuthError(error) };
     if (!isTransientFailure(error)) return { kind: "fatal", error };
@@ -220,6 +237,7 @@ export class EventStream {
     if (msg.id !== undefined) this.lastId = msg.id;
     const decoded = decodeEvent(msg);
     if (decoded.kind === "event") this.init.sink.onEvent?.(decoded.event);
-    else if (decoded.kind === "invalid") this.init.sink.onError?.(new ResponseValidationError(this.operation, 200, undefined, decoded.issues));
+    else if (decoded.kind === "invalid")
+      this.init.sink.onError?.(new ResponseValidationError(this.operation, 200, undefined, decoded.issues));
   }
 }

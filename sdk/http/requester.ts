@@ -71,12 +71,29 @@ export class Requester {
     for (let attempt = 1; ; attempt++) {
       let error: WwsError;
       try {
-        const res = await sendOnce({ pool: this.pool, method: spec.method, path, headers, body, timeoutMs: ctx.timeoutMs, signal: ctx.signal, operation: spec.operation, clock });
+        const res = await sendOnce({
+          pool: this.pool,
+          method: spec.method,
+          path,
+          headers,
+          body,
+          timeoutMs: ctx.timeoutMs,
+          signal: ctx.signal,
+          operation: spec.operation,
+          clock,
+        });
         if (res.status >= 200 && res.status < 300) return this.parse(spec, res);
         const parsed = parseJson(res.text);
         error = errorFromResponse(
           { status: res.status, headers: res.headers, body: parsed.ok ? parsed.value : res.text },
-          { operation: spec.operation, workspace: this.options.workspace, method: spec.method, path: this.options.basePath + spec.path, secrets, now: clock.now() },
+          {
+            operation: spec.operation,
+            workspace: this.options.workspace,
+            method: spec.method,
+            path: this.options.basePath + spec.path,
+            secrets,
+            now: clock.now(),
+          },
         );
       } catch (err) {
         if (!(err instanceof WwsError)) throw err;
@@ -84,11 +101,21 @@ export class Requester {
       }
       const now = clock.now();
       const remainingMs = ctx.deadline === undefined ? undefined : ctx.deadline - now;
-      const decision = shouldRetry({ error, policy: spec.policy, attempt, elapsedMs: now - started, options: retry, remainingMs, random });
+      const decision = shouldRetry({
+        error,
+        policy: spec.policy,
+        attempt,
+        elapsedMs: now - started,
+        options: retry,
+        remainingMs,
+        random,
+      });
       if (!decision.retry) {
         // Only a transient failure ran out of retries; a final answer (a 404 after a 503, say) is
         // thrown as it is, so that callers can still tell it by its class.
-        throw attempt > 1 && isTransientFailure(error) ? new RetriesExhaustedError(error, attempt, clock.now() - started) : error;
+        throw attempt > 1 && isTransientFailure(error)
+          ? new RetriesExhaustedError(error, attempt, clock.now() - started)
+          : error;
       }
       try {
         await sleep(decision.delayMs, clock, ctx.signal);
@@ -102,9 +129,13 @@ export class Requester {
     if (spec.schema === undefined) return undefined as T;
     const requestId = headerOf(res, "x-request-id");
     const json = parseJson(res.text);
-    if (!json.ok) throw new ResponseValidationError(spec.operation, res.status, requestId, [{ path: "", message: "the body is not JSON" }]);
+    if (!json.ok)
+      throw new ResponseValidationError(spec.operation, res.status, requestId, [
+        { path: "", message: "the body is not JSON" },
+      ]);
     const parsed = spec.schema.safeParse(json.value);
-    if (!parsed.success) throw new ResponseValidationError(spec.operation, res.status, requestId, issuesToDetails(parsed.error));
+    if (!parsed.success)
+      throw new ResponseValidationError(spec.operation, res.status, requestId, issuesToDetails(parsed.error));
     return parsed.data;
   }
 }

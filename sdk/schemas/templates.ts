@@ -14,7 +14,11 @@ export const TEMPLATE_CONFIG_MAX_DEPTH = 32;
  * Nesting depth of a JSON value (objects and arrays count; scalars are 0), without recursion;
  * stops past `limit`. Objects for which `isLeaf` answers true are not walked into.
  */
-export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY, isLeaf: (v: object) => boolean = () => false): number {
+export function jsonDepth(
+  value: unknown,
+  limit = Number.POSITIVE_INFINITY,
+  isLeaf: (v: object) => boolean = () => false,
+): number {
   let max = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
@@ -37,13 +41,21 @@ export const TemplateCreate = z
   .superRefine((t, ctx) => {
     // Depth first: serializing a deeper config to measure it could exhaust the stack.
     if (jsonDepth(t.config, TEMPLATE_CONFIG_MAX_DEPTH) > TEMPLATE_CONFIG_MAX_DEPTH) {
-      ctx.addIssue({ code: "custom", path: ["config"], message: `nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["config"],
+        message: `nests objects and arrays more than ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep`,
+      });
       return;
     }
     // The size limit is part of the schema so that a check (preview) refuses what the service would (413).
     const bytes = configByteLength(t.config);
     if (bytes > TEMPLATE_CONFIG_MAX_BYTES) {
-      ctx.addIssue({ code: "custom", path: ["config"], message: `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized (UTF-8 JSON); this one is ${bytes}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["config"],
+        message: `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized (UTF-8 JSON); this one is ${bytes}`,
+      });
     }
     const key = specKeyOf(t.kind);
     for (const k of Object.keys(t.config)) {

@@ -58,7 +58,8 @@ export const CreateVm = z
       ctx.addIssue({
         code: "custom",
         path: ["credentials"],
-        message: "credentials must be set on the same request that enables aiDaemon (the agent uses them once to install its SSH key)",
+        message:
+          "credentials must be set on the same request that enables aiDaemon (the agent uses them once to install its SSH key)",
       });
     }
   });
@@ -81,7 +82,11 @@ export const CreatePod = z
   })
   .superRefine((pod, ctx) => {
     if (pod.image === undefined && pod.source?.repo === undefined) {
-      ctx.addIssue({ code: "custom", path: ["image"], message: "set image or source.repo: a pod needs something to run" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["image"],
+        message: "set image or source.repo: a pod needs something to run",
+      });
     }
   });
 export type CreatePod = z.infer<typeof CreatePod>;

@@ -72,7 +72,9 @@ export class WorkloadCondition {
 
   observe(status: Observation, clock?: SettleClock): Verdict {
     if (this.options.until === "gone") {
-      return status === undefined ? { kind: "satisfied", status: undefined } : { kind: "pending", reason: `still present in phase ${status.phase}` };
+      return status === undefined
+        ? { kind: "satisfied", status: undefined }
+        : { kind: "pending", reason: `still present in phase ${status.phase}` };
     }
     if (status === undefined) return { kind: "pending", reason: "not found (404)" };
     if (status.phase !== this.previousPhase) this.changed = true;
@@ -84,21 +86,34 @@ export class WorkloadCondition {
     }
     if (status.phase !== "Running") return { kind: "pending", reason: `phase ${status.phase}` };
     if (hasGenerations(status) && status.observedGeneration < status.generation) {
-      return { kind: "pending", reason: `generation ${status.generation} not yet observed (observed ${status.observedGeneration})` };
+      return {
+        kind: "pending",
+        reason: `generation ${status.generation} not yet observed (observed ${status.observedGeneration})`,
+      };
     }
     if (freshness === "stale") return { kind: "pending", reason: "still the Running record from before the request" };
     if (freshness === "no-evidence" && !this.settled(clock)) return this.settling(clock);
-    if (this.options.adminReady && status.adminReady !== true) return { kind: "pending", reason: "admin console not ready yet" };
+    if (this.options.adminReady && status.adminReady !== true)
+      return { kind: "pending", reason: "admin console not ready yet" };
     return { kind: "satisfied", status };
   }
 
   private settled(clock: SettleClock | undefined): boolean {
-    return clock !== undefined && clock.now >= settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt);
+    return (
+      clock !== undefined && clock.now >= settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt)
+    );
   }
 
   private settling(clock: SettleClock | undefined): Verdict {
-    const reason = "settling: the service shows no evidence that this record is about the request (no generation, no phase change seen)";
-    return clock === undefined ? { kind: "pending", reason } : { kind: "pending", reason, settleAt: settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt) };
+    const reason =
+      "settling: the service shows no evidence that this record is about the request (no generation, no phase change seen)";
+    return clock === undefined
+      ? { kind: "pending", reason }
+      : {
+          kind: "pending",
+          reason,
+          settleAt: settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt),
+        };
   }
 
   private freshness(status: WorkloadStatus): Freshness {
@@ -108,13 +123,24 @@ export class WorkloadCondition {
     const prevGeneration = previous?.generation;
     if (prevGeneration !== undefined && status.generation !== undefined) {
       if (status.phase === "Failed") return status.generation > prevGeneration ? "fresh" : "stale";
-      if (status.observedGeneration !== undefined) return status.observedGeneration >= prevGeneration + 1 ? "fresh" : "stale";
+      if (status.observedGeneration !== undefined)
+        return status.observedGeneration >= prevGeneration + 1 ? "fresh" : "stale";
     }
     if (this.changed) return "fresh";
     const updatedAt = parseTime(status.updatedAt);
     const prevUpdatedAt = parseTime(previous?.updatedAt);
-    if (updatedAt !== undefined && updatedAt > since.requestedAt && (prevUpdatedAt === undefined || updatedAt > prevUpdatedAt)) return "fresh";
-    if (status.restartCount !== undefined && previous?.restartCount !== undefined && status.restartCount > previous.restartCount) return "fresh";
+    if (
+      updatedAt !== undefined &&
+      updatedAt > since.requestedAt &&
+      (prevUpdatedAt === undefined || updatedAt > prevUpdatedAt)
+    )
+      return "fresh";
+    if (
+      status.restartCount !== undefined &&
+      previous?.restartCount !== undefined &&
+      status.restartCount > previous.restartCount
+    )
+      return "fresh";
     return "no-evidence";
   }
 }

@@ -104,10 +104,13 @@ export class StatusObserver {
   checkAt(epochMs: number): void {
     if (this.stopped) return;
     this.clearTimer("settleTimer");
-    this.settleTimer = this.init.clock.setTimeout(() => {
-      this.settleTimer = undefined;
-      this.check();
-    }, Math.max(0, epochMs - this.init.clock.now()));
+    this.settleTimer = this.init.clock.setTimeout(
+      () => {
+        this.settleTimer = undefined;
+        this.check();
+      },
+      Math.max(0, epochMs - this.init.clock.now()),
+    );
   }
 
   start(): void {
@@ -197,25 +200,28 @@ export class StatusObserver {
     }
     this.clearTimer("pollTimer");
     this.inFlight = true;
-    this.init.read().then(
-      (observation) => {
-        this.failures = 0;
-        if (!this.stopped) this.init.onObservation(observation);
-      },
-      (error: unknown) => {
-        this.failures++;
-        if (!this.stopped) this.init.onReadError(error);
-      },
-    ).finally(() => {
-      this.inFlight = false;
-      if (this.stopped) return;
-      if (this.dirty) {
-        this.dirty = false;
-        this.check();
-        return;
-      }
-      this.schedulePoll();
-    });
+    this.init
+      .read()
+      .then(
+        (observation) => {
+          this.failures = 0;
+          if (!this.stopped) this.init.onObservation(observation);
+        },
+        (error: unknown) => {
+          this.failures++;
+          if (!this.stopped) this.init.onReadError(error);
+        },
+      )
+      .finally(() => {
+        this.inFlight = false;
+        if (this.stopped) return;
+        if (this.dirty) {
+          this.dirty = false;
+          this.check();
+          return;
+        }
+        this.schedulePoll();
+      });
   }
 
   private schedulePoll(): void {

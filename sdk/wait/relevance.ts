@@ -11,7 +11,12 @@ import type { WaitGoal } from "./condition";
  * - `row`: an activity row about this workload (its hint decides, see `rowWorthALook`);
  * - `ignore`: about something else (another workload, a template, agents, tasks, secrets).
  */
-export type Relevance = { kind: "look" } | { kind: "untargeted" } | { kind: "spec-changed" } | { kind: "row"; row: ActivityRow } | { kind: "ignore" };
+export type Relevance =
+  | { kind: "look" }
+  | { kind: "untargeted" }
+  | { kind: "spec-changed" }
+  | { kind: "row"; row: ActivityRow }
+  | { kind: "ignore" };
 
 export function relevanceOf(event: WorkspaceEvent, id: string): Relevance {
   switch (event.type) {

@@ -59,12 +59,22 @@ function resolveOptions(options: WaitOptions): { timing: ObserverTiming; settle:
   checkInteger("debounceMs", t.debounceMs, 0);
   if (t.vagueLookMinMs !== undefined) checkInteger("vagueLookMinMs", t.vagueLookMinMs, 1);
   if (t.vagueLookMaxMs !== undefined) checkInteger("vagueLookMaxMs", t.vagueLookMaxMs, t.vagueLookMinMs ?? 1);
-  if (t.since !== undefined && !Number.isFinite(t.since.requestedAt)) throw new InvalidOptionError("since.requestedAt", "must be epoch milliseconds");
+  if (t.since !== undefined && !Number.isFinite(t.since.requestedAt))
+    throw new InvalidOptionError("since.requestedAt", "must be epoch milliseconds");
   const settle = { ...DEFAULT_SETTLE_RULE, ...definedOnly(t.settle ?? {}) };
   checkInteger("settle.minMs", settle.minMs, 0);
   checkInteger("settle.quietMs", settle.quietMs, 0);
   checkInteger("settle.maxMs", settle.maxMs, settle.minMs);
-  const timing: ObserverTiming = { mode: t.mode, pollMinMs: t.pollMinMs, pollMaxMs: t.pollMaxMs, safetyPollMs: t.safetyPollMs, pollIntervalMs: t.pollIntervalMs, debounceMs: t.debounceMs, vagueLookMinMs: t.vagueLookMinMs, vagueLookMaxMs: t.vagueLookMaxMs };
+  const timing: ObserverTiming = {
+    mode: t.mode,
+    pollMinMs: t.pollMinMs,
+    pollMaxMs: t.pollMaxMs,
+    safetyPollMs: t.safetyPollMs,
+    pollIntervalMs: t.pollIntervalMs,
+    debounceMs: t.debounceMs,
+    vagueLookMinMs: t.vagueLookMinMs,
+    vagueLookMaxMs: t.vagueLookMaxMs,
+  };
   return { timing, settle };
 }
 
@@ -76,7 +86,11 @@ function resolveOptions(options: WaitOptions): { timing: ObserverTiming; settle:
  * `AbortedError` when `signal` aborts, or the read's error when retrying cannot help (401, 403, …).
  * Every exit stops the observer: no subscription, timer or request outlives the wait.
  */
-export function waitForWorkload(client: WaitableClient, id: string, options: WaitOptions): Promise<WorkloadStatus | undefined> {
+export function waitForWorkload(
+  client: WaitableClient,
+  id: string,
+  options: WaitOptions,
+): Promise<WorkloadStatus | undefined> {
   let resolved: { timing: ObserverTiming; settle: SettleRule };
   try {
     resolved = resolveOptions(options);
@@ -85,7 +99,12 @@ export function waitForWorkload(client: WaitableClient, id: string, options: Wai
   }
   const adminReady = options.adminReady ?? false;
   if (options.signal?.aborted) {
-    return Promise.reject(new AbortedError(`waiting for workload ${id} ${describeWaitGoal(options.until, adminReady)}`, options.signal.reason));
+    return Promise.reject(
+      new AbortedError(
+        `waiting for workload ${id} ${describeWaitGoal(options.until, adminReady)}`,
+        options.signal.reason,
+      ),
+    );
   }
   return new WorkloadWait({
     client,

@@ -97,12 +97,17 @@ export class WorkloadWait {
   }
 
   private readonly onCallerAbort = (): void => {
-    this.finish({ error: new AbortedError(`waiting for ${this.workload()} ${this.goalText}`, this.init.signal?.reason) });
+    this.finish({
+      error: new AbortedError(`waiting for ${this.workload()} ${this.goalText}`, this.init.signal?.reason),
+    });
   };
 
   private onObservation(observation: Observation): void {
     this.lastTransientError = undefined;
-    const verdict = this.condition.observe(observation, { now: this.init.clock.now(), lastActivityAt: this.observer.lastActivityAt() });
+    const verdict = this.condition.observe(observation, {
+      now: this.init.clock.now(),
+      lastActivityAt: this.observer.lastActivityAt(),
+    });
     if (observation !== undefined) {
       this.lastStatus = observation;
       this.report(observation, verdict.kind === "pending" ? verdict.settleAt : undefined);
@@ -133,7 +138,14 @@ export class WorkloadWait {
     this.reportedKey = key;
     try {
       const settling = settleAt !== undefined ? { settling: { settleAt, rule: settle } } : {};
-      onProgress({ id, phase: status.phase, message: status.message, status, elapsedMs: clock.now() - this.started, ...settling });
+      onProgress({
+        id,
+        phase: status.phase,
+        message: status.message,
+        status,
+        elapsedMs: clock.now() - this.started,
+        ...settling,
+      });
     } catch {
       // A progress reporter's failure is not the workload's.
     }

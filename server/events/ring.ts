@@ -23,7 +23,8 @@ export class EventRing {
 
   /** Appends the frame of `id`, which must be one more than the last id pushed. */
   push(id: number, frame: string): void {
-    if (this.count > 0 && id !== this.firstId + this.count) throw new RangeError(`event ids must be consecutive: got ${id}`);
+    if (this.count > 0 && id !== this.firstId + this.count)
+      throw new RangeError(`event ids must be consecutive: got ${id}`);
     if (this.count === 0) {
       this.firstId = id;
       this.start = 0;

@@ -12,7 +12,9 @@ function isJsonContentType(header: string | undefined): boolean {
 
 function tooLarge(): ErrorReply {
   // The connection is closed after the answer: the rest of the body is never read.
-  return new ErrorReply("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, { connection: "close" });
+  return new ErrorReply("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, {
+    connection: "close",
+  });
 }
 
 /**
@@ -59,11 +61,15 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   });
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") {
-    throw new ErrorReply("validation_failed", "request body must be a JSON object", [{ path: "", message: "empty body" }]);
+    throw new ErrorReply("validation_failed", "request body must be a JSON object", [
+      { path: "", message: "empty body" },
+    ]);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ErrorReply("validation_failed", "request body is not valid JSON", [{ path: "", message: "malformed JSON" }]);
+    throw new ErrorReply("validation_failed", "request body is not valid JSON", [
+      { path: "", message: "malformed JSON" },
+    ]);
   }
 }

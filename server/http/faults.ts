@@ -48,7 +48,9 @@ export class Faults {
   async apply(path: string, random: () => number = Math.random): Promise<ErrorReply | undefined> {
     const c = this.config;
     if (c === undefined || !path.startsWith(c.pathPrefix ?? "/v1")) return undefined;
-    const delay = Array.isArray(c.latencyMs) ? c.latencyMs[0] + random() * Math.max(0, c.latencyMs[1] - c.latencyMs[0]) : c.latencyMs;
+    const delay = Array.isArray(c.latencyMs)
+      ? c.latencyMs[0] + random() * Math.max(0, c.latencyMs[1] - c.latencyMs[0])
+      : c.latencyMs;
     if (delay !== undefined && delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (!c.errorRate || random() >= c.errorRate) return undefined;
     if (c.maxFaults !== undefined && this.faulted >= c.maxFaults) return undefined;
@@ -56,6 +58,12 @@ export class Faults {
     const statuses = c.errorStatuses ?? DEFAULT_ERROR_STATUSES;
     const status = statuses[Math.floor(random() * statuses.length)];
     const retryAfter = String(c.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
-    return new ErrorReply(codeOfStatus(status), `injected fault (status ${status})`, undefined, { "retry-after": retryAfter }, status);
+    return new ErrorReply(
+      codeOfStatus(status),
+      `injected fault (status ${status})`,
+      undefined,
+      { "retry-after": retryAfter },
+      status,
+    );
   }
 }

@@ -25,21 +25,31 @@ function authorize(ctx: ServiceContext, route: Route, rc: RequestContext): void 
   if (route.auth === "public") return;
   if (route.auth === "control") {
     const token = rc.req.headers["x-control-token"];
-    if (typeof token !== "string" || ctx.options.controlToken === undefined || !secretsEqual(token, ctx.options.controlToken)) {
+    if (
+      typeof token !== "string" ||
+      ctx.options.controlToken === undefined ||
+      !secretsEqual(token, ctx.options.controlToken)
+    ) {
       throw new ErrorReply("unauthorized", "missing or wrong x-control-token");
     }
     return;
   }
   const keyWorkspace = ctx.keys.workspaceOf(presentedKey(rc.req.headers));
   if (keyWorkspace === undefined) {
-    throw new ErrorReply("unauthorized", "missing or unknown API key (send x-api-key or Authorization: Bearer)", undefined, {
-      "www-authenticate": "Bearer",
-    });
+    throw new ErrorReply(
+      "unauthorized",
+      "missing or unknown API key (send x-api-key or Authorization: Bearer)",
+      undefined,
+      {
+        "www-authenticate": "Bearer",
+      },
+    );
   }
   rc.keyWorkspace = keyWorkspace;
   if (route.auth === "any-key") return;
   const name = rc.params.name;
-  if (!DNS_LABEL.test(name)) throw new ErrorReply("validation_failed", "invalid workspace name", [{ path: "name", message: DNS_LABEL_RULE }]);
+  if (!DNS_LABEL.test(name))
+    throw new ErrorReply("validation_failed", "invalid workspace name", [{ path: "name", message: DNS_LABEL_RULE }]);
   if (name !== keyWorkspace) throw new ErrorReply("forbidden", "the API key belongs to another workspace");
 }
 
@@ -49,7 +59,10 @@ function authorize(ctx: ServiceContext, route: Route, rc: RequestContext): void 
  * before anything is handled), auth, the handler, and the contract's error body for every
  * failure. A thrown non-ErrorReply becomes a 500 whose message says nothing about the cause.
  */
-export function createRequestHandler(ctx: ServiceContext, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(
+  ctx: ServiceContext,
+  router: Router,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const log = ctx.options.log;
   return (req, res) => {
     const started = performance.now();
@@ -86,11 +99,19 @@ export function createRequestHandler(ctx: ServiceContext, router: Router): (req:
       }
       if (!match.route) {
         if (match.allow.length > 0) {
-          throw new ErrorReply("not_found", `no ${method} route for this path`, undefined, { allow: match.allow.join(", ") });
+          throw new ErrorReply("not_found", `no ${method} route for this path`, undefined, {
+            allow: match.allow.join(", "),
+          });
         }
         throw new ErrorReply("not_found", "no such route");
       }
-      const rc: RequestContext = { req, res, params: match.params, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), requestId };
+      const rc: RequestContext = {
+        req,
+        res,
+        params: match.params,
+        query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)),
+        requestId,
+      };
       authorize(ctx, match.route, rc);
       await match.route.handler(rc);
     }

@@ -1,7 +1,12 @@
 import type { ServerResponse } from "node:http";
 import { ErrorReply, errorBody } from "./errors";
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

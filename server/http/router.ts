@@ -34,7 +34,9 @@ function decodeSegment(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ErrorReply("validation_failed", "malformed percent-encoding in the path", [{ path: "path", message: "malformed percent-encoding" }]);
+    throw new ErrorReply("validation_failed", "malformed percent-encoding in the path", [
+      { path: "path", message: "malformed percent-encoding" },
+    ]);
   }
 }
 

@@ -19,7 +19,10 @@ async function parseBody<T>(rc: RequestContext, schema: z.ZodType<T>): Promise<T
   return parsed.data;
 }
 
-function controlWorkspace(ctx: ServiceContext, name: string): NonNullable<ReturnType<ServiceContext["store"]["workspace"]>> {
+function controlWorkspace(
+  ctx: ServiceContext,
+  name: string,
+): NonNullable<ReturnType<ServiceContext["store"]["workspace"]>> {
   const ws = ctx.store.workspace(name);
   if (!ws) throw new ErrorReply("not_found", "workspace not found", [{ path: "ws", message: "not found" }]);
   return ws;

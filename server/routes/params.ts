@@ -23,7 +23,8 @@ export function workloadIdParam(rc: RequestContext): string {
 
 export function templateIdParam(rc: RequestContext): string {
   const id = rc.params.id;
-  if (!TEMPLATE_ID.test(id)) throw validationFailed([{ path: "id", message: "must be tpl_ followed by lower-case hex" }], "invalid template id");
+  if (!TEMPLATE_ID.test(id))
+    throw validationFailed([{ path: "id", message: "must be tpl_ followed by lower-case hex" }], "invalid template id");
   return id;
 }
 

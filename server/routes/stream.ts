@@ -32,7 +32,10 @@ export function streamRoutes(ctx: ServiceContext, router: Router): void {
       destroy: () => res.destroy(),
     };
     ctx.counters.streamOpened(ws.name);
-    const unsubscribe = ws.fanout.subscribe(sink, resumeFrom(req.headers["last-event-id"], rc.query.get("lastEventId")));
+    const unsubscribe = ws.fanout.subscribe(
+      sink,
+      resumeFrom(req.headers["last-event-id"], rc.query.get("lastEventId")),
+    );
     res.once("close", () => {
       unsubscribe();
       ctx.counters.streamClosed(ws.name);

@@ -23,7 +23,10 @@ const TICK_MS = 1;
  * Emits `count` events `task-update {taskId, status: "synthetic", sentAt}` (`sentAt`: epoch ms,
  * sub-ms precision, so a subscriber on the same machine can measure delivery latency).
  */
-export async function emitSynthetic(ws: WorkspaceState, req: SyntheticEvents): Promise<{ firstId: string; lastId: string; elapsedMs: number }> {
+export async function emitSynthetic(
+  ws: WorkspaceState,
+  req: SyntheticEvents,
+): Promise<{ firstId: string; lastId: string; elapsedMs: number }> {
   const started = preciseNow();
   const separate = req.separateJobs ?? true;
   let firstId: number | undefined;
@@ -33,7 +36,11 @@ export async function emitSynthetic(ws: WorkspaceState, req: SyntheticEvents): P
   let allDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (allDone = resolve));
   const emitOne = (): void => {
-    lastId = ws.fanout.emit("task-update", { taskId: `synthetic-${emitted}`, status: "synthetic", sentAt: preciseNow() });
+    lastId = ws.fanout.emit("task-update", {
+      taskId: `synthetic-${emitted}`,
+      status: "synthetic",
+      sentAt: preciseNow(),
+    });
     firstId ??= lastId;
     if (++emitted === req.count) allDone();
   };

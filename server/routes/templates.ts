@@ -24,9 +24,11 @@ function checkConfigSize(body: unknown): void {
   if (jsonDepth(config, TEMPLATE_CONFIG_MAX_DEPTH) > TEMPLATE_CONFIG_MAX_DEPTH) return;
   const bytes = configByteLength(config);
   if (bytes > TEMPLATE_CONFIG_MAX_BYTES) {
-    throw new ErrorReply("payload_too_large", `template config is ${bytes} bytes serialized; the limit is ${TEMPLATE_CONFIG_MAX_BYTES}`, [
-      { path: "config", message: `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized` },
-    ]);
+    throw new ErrorReply(
+      "payload_too_large",
+      `template config is ${bytes} bytes serialized; the limit is ${TEMPLATE_CONFIG_MAX_BYTES}`,
+      [{ path: "config", message: `at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes serialized` }],
+    );
   }
 }
 

@@ -26,7 +26,8 @@ export function workspaceRoutes(ctx: ServiceContext, router: Router): void {
     const ws = workspaceOf(ctx, rc);
     const after = intQuery(rc, "after", 0, Number.MAX_SAFE_INTEGER);
     const limit = intQuery(rc, "limit", 1, ACTIVITY_MAX_LIMIT) ?? ACTIVITY_DEFAULT_LIMIT;
-    const rows = after === undefined ? ws.activity.slice(-limit) : ws.activity.filter((r) => Number(r.id) > after).slice(0, limit);
+    const rows =
+      after === undefined ? ws.activity.slice(-limit) : ws.activity.filter((r) => Number(r.id) > after).slice(0, limit);
     sendJson(rc.res, 200, { rows: rows.map((r) => rowView(ctx.options.profile, r)) });
   });
 

@@ -28,7 +28,10 @@ export class SecretStore {
 
   /** Paths and update times only, never values. */
   list(workspace: string): Array<{ path: string; updatedAt: string }> {
-    return [...(this.byWorkspace.get(workspace) ?? new Map<string, SecretRecord>())].map(([path, s]) => ({ path, updatedAt: s.updatedAt }));
+    return [...(this.byWorkspace.get(workspace) ?? new Map<string, SecretRecord>())].map(([path, s]) => ({
+      path,
+      updatedAt: s.updatedAt,
+    }));
   }
 
   /** For the secrets file only (not `toJSON`, so that no stray `JSON.stringify` can reveal values). */

@@ -32,14 +32,18 @@ export class Store {
     const names = new Set([...Object.keys(options.keys), ...Object.keys(persisted)]);
     for (const name of names) {
       const p = persisted[name];
-      const ws = new WorkspaceState(name, {
-        ringSize: options.ringSize,
-        heartbeatMs: options.heartbeatMs,
-        streamMaxMs: options.streamMaxMs,
-        retryMs: options.retryMs,
-        coalesceMs: options.coalesceMs,
-        firstId: firstEventId(p?.lastEventId),
-      }, options.profile);
+      const ws = new WorkspaceState(
+        name,
+        {
+          ringSize: options.ringSize,
+          heartbeatMs: options.heartbeatMs,
+          streamMaxMs: options.streamMaxMs,
+          retryMs: options.retryMs,
+          coalesceMs: options.coalesceMs,
+          firstId: firstEventId(p?.lastEventId),
+        },
+        options.profile,
+      );
       if (p) {
         ws.generation = p.generation ?? 0;
         for (const w of p.workloads ?? []) ws.workloads.set(w.id, w);
@@ -65,7 +69,12 @@ export class Store {
     const out: Placed[] = [];
     for (const ws of this.workspaces.values()) {
       for (const w of ws.workloads.values()) {
-        if (w.host !== undefined && w !== except) out.push({ host: w.host, cpus: w.spec.cpus as number | undefined, memory: w.spec.memory as string | undefined });
+        if (w.host !== undefined && w !== except)
+          out.push({
+            host: w.host,
+            cpus: w.spec.cpus as number | undefined,
+            memory: w.spec.memory as string | undefined,
+          });
       }
     }
     return out;

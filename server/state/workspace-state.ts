@@ -38,7 +38,12 @@ export class WorkspaceState {
     this.fanout = new EventFanout(fanoutOptions);
   }
 
-  audit(actor: Actor, action: string, target: { type: string; id: string }, detail: Record<string, unknown> = {}): void {
+  audit(
+    actor: Actor,
+    action: string,
+    target: { type: string; id: string },
+    detail: Record<string, unknown> = {},
+  ): void {
     const row: ActivityRecord = {
       id: String(this.fanout.lastId + 1),
       at: new Date().toISOString(),
@@ -60,11 +65,16 @@ export class WorkspaceState {
     if (w.adminReady !== undefined && phase !== "Running") w.adminReady = false;
     w.updatedAt = new Date().toISOString();
     this.recordTransition(w.id, phase, w.generation);
-    this.audit(actor, "workload.phase", { type: "workload", id: w.id }, {
-      phase,
-      generation: w.generation,
-      ...(message !== undefined ? { message } : {}),
-    });
+    this.audit(
+      actor,
+      "workload.phase",
+      { type: "workload", id: w.id },
+      {
+        phase,
+        generation: w.generation,
+        ...(message !== undefined ? { message } : {}),
+      },
+    );
   }
 
   recordTransition(id: string, phase: PhaseTransition["phase"], generation: number): void {
@@ -86,11 +96,16 @@ export class WorkspaceState {
     if (!before || before.busy !== agent.busy || before.sessions !== agent.sessions || before.tasks !== agent.tasks) {
       this.fanout.emit("agent-busy", { key, busy: agent.busy, sessions: agent.sessions, tasks: agent.tasks });
     }
-    if (!before || before.sleeping !== agent.sleeping) this.fanout.emit("agent-sleep-state", { key, sleeping: agent.sleeping });
+    if (!before || before.sleeping !== agent.sleeping)
+      this.fanout.emit("agent-sleep-state", { key, sleeping: agent.sleeping });
   }
 
   /** The pulse snapshot: taken in one synchronous step with `lastEventId`, so a stream opened at it misses nothing. */
-  pulse(): { lastEventId: string; workloads: Array<{ id: string; type: string; phase: string }>; agents: Record<string, AgentRecord> } {
+  pulse(): {
+    lastEventId: string;
+    workloads: Array<{ id: string; type: string; phase: string }>;
+    agents: Record<string, AgentRecord>;
+  } {
     return {
       lastEventId: String(this.fanout.lastId),
       workloads: [...this.workloads.values()].map((w) => ({ id: w.id, type: w.type, phase: w.phase })),

@@ -26,7 +26,8 @@ function daemonEnabled(spec: Record<string, unknown> | undefined): boolean {
 
 export function parseType(type: string): WorkloadType {
   const parsed = WorkloadType.safeParse(type);
-  if (!parsed.success) throw validationFailed([{ path: "type", message: `unknown workload type; one of ${WORKLOAD_TYPES.join(", ")}` }]);
+  if (!parsed.success)
+    throw validationFailed([{ path: "type", message: `unknown workload type; one of ${WORKLOAD_TYPES.join(", ")}` }]);
   return parsed.data;
 }
 
@@ -44,10 +45,14 @@ export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typePara
   const type = parseType(typeParam);
   const parsed = CREATE_BODY[type].safeParse(body);
   if (!parsed.success) throw validationFailed(issuesToDetails(parsed.error));
-  const { id, credentials, ...spec } = parsed.data as { id: string; credentials?: Credentials } & Record<string, unknown>;
+  const { id, credentials, ...spec } = parsed.data as { id: string; credentials?: Credentials } & Record<
+    string,
+    unknown
+  >;
   const existing = ws.workloads.get(id);
   if (existing && existing.type !== type) throw conflict(`workload ${id} exists with type ${existing.type}`, "id");
-  if (existing?.phase === "Deleting") throw conflict(`workload ${id} is being deleted; create it again once its status is 404`, "id");
+  if (existing?.phase === "Deleting")
+    throw conflict(`workload ${id} is being deleted; create it again once its status is 404`, "id");
   if (isVmType(type) && !existing && credentials === undefined) {
     throw validationFailed([{ path: "credentials", message: "required when the VM is new" }]);
   }
@@ -62,7 +67,9 @@ export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typePara
     credentials.username = username;
     storeSecret = stored === undefined;
   }
-  const placementIssues = isVmType(type) ? ctx.store.fleet.checkPlacement(spec.placement as { region?: string; host?: string }) : [];
+  const placementIssues = isVmType(type)
+    ? ctx.store.fleet.checkPlacement(spec.placement as { region?: string; host?: string })
+    : [];
   if (placementIssues.length > 0) throw validationFailed(placementIssues);
 
   // Accepted: from here on, change state.
@@ -94,7 +101,11 @@ export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typePara
   if (!inPlace) ws.setPhase(w, "Pending", "api");
   ws.fanout.emit("spec-changed", {});
   if (storeSecret && credentials !== undefined) {
-    ctx.store.secrets.set(ws.name, path, { username: credentials.username, password: credentials.password, updatedAt: new Date().toISOString() });
+    ctx.store.secrets.set(ws.name, path, {
+      username: credentials.username,
+      password: credentials.password,
+      updatedAt: new Date().toISOString(),
+    });
     ws.fanout.emit("secret-changed", { path });
   }
   const key = `daemon:${id}`;
@@ -126,7 +137,8 @@ export function restartWorkload(ctx: ServiceContext, ws: WorkspaceState, id: str
   const inPlace = changesInPlace(ctx, w);
   ws.audit("api", "workload.restarted", target(id), { generation: w.generation, restartCount: w.restartCount });
   if (!inPlace) ws.setPhase(w, "Restarting", "api");
-  if (isVmType(w.type) && daemonEnabled(w.spec)) ws.setAgent(`daemon:${id}`, { busy: true, sleeping: false, sessions: 0, tasks: 0 });
+  if (isVmType(w.type) && daemonEnabled(w.spec))
+    ws.setAgent(`daemon:${id}`, { busy: true, sleeping: false, sessions: 0, tasks: 0 });
   ctx.store.changed();
   continueChange(ctx, ws, w, inPlace);
 }
@@ -151,10 +163,16 @@ export function failWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string
 }
 
 /** `GET /spec`: the desired state; a workload being deleted is no longer part of it. */
-export function tenantSpec(ws: WorkspaceState): { name: string; generation: number; workloads: Array<{ id: string; type: string; spec: Record<string, unknown> }> } {
+export function tenantSpec(ws: WorkspaceState): {
+  name: string;
+  generation: number;
+  workloads: Array<{ id: string; type: string; spec: Record<string, unknown> }>;
+} {
   return {
     name: ws.name,
     generation: ws.generation,
-    workloads: [...ws.workloads.values()].filter((w) => w.phase !== "Deleting").map((w) => ({ id: w.id, type: w.type, spec: w.spec })),
+    workloads: [...ws.workloads.values()]
+      .filter((w) => w.phase !== "Deleting")
+      .map((w) => ({ id: w.id, type: w.type, spec: w.spec })),
   };
 }

@@ -20,7 +20,9 @@ export function endpointOf(w: WorkloadRecord, workspace: string, domain: string)
 }
 
 export function adminUrlOf(w: WorkloadRecord, workspace: string, domain: string): string | undefined {
-  return w.type === "storage" && w.spec.adminConsole === true ? `https://${w.id}-admin-${workspace}.${domain}` : undefined;
+  return w.type === "storage" && w.spec.adminConsole === true
+    ? `https://${w.id}-admin-${workspace}.${domain}`
+    : undefined;
 }
 
 /** The `/status` record. */

@@ -13,7 +13,15 @@ describe("bench measurement functions", () => {
   let svc: RunningService;
 
   beforeAll(async () => {
-    svc = await startService({ port: 0, keys: { [WORKSPACE]: API_KEY }, controlToken: CONTROL_TOKEN, reconcileMs: 150, heartbeatMs: 60_000, ringSize: 1000, log: false });
+    svc = await startService({
+      port: 0,
+      keys: { [WORKSPACE]: API_KEY },
+      controlToken: CONTROL_TOKEN,
+      reconcileMs: 150,
+      heartbeatMs: 60_000,
+      ringSize: 1000,
+      log: false,
+    });
   });
   afterAll(() => svc.close());
 
@@ -42,7 +50,17 @@ describe("bench measurement functions", () => {
     const lines = render(report).split("\n");
     expect(lines.some((l) => l.startsWith("1+2 readiness  stream"))).toBe(true);
     const json = JSON.parse(lines[lines.length - 1]) as Record<string, unknown>;
-    for (const key of ["readiness_p50_ms", "readiness_p99_ms", "poll_p50_ms", "ratio_p50", "status_gets_per_wait", "streams_per_workspace", "n", "fanout_events_per_sec", "fanout_p99_ms"]) {
+    for (const key of [
+      "readiness_p50_ms",
+      "readiness_p99_ms",
+      "poll_p50_ms",
+      "ratio_p50",
+      "status_gets_per_wait",
+      "streams_per_workspace",
+      "n",
+      "fanout_events_per_sec",
+      "fanout_p99_ms",
+    ]) {
       expect(typeof json[key]).toBe("number");
       expect(Number.isFinite(json[key] as number)).toBe(true);
     }
@@ -53,7 +71,14 @@ describe("bench measurement functions", () => {
   }, 15_000);
 
   it("should put the spec profile's stream rows beside the full profile's, with their own targets", async () => {
-    const spec = await startService({ port: 0, keys: { [WORKSPACE]: API_KEY }, controlToken: CONTROL_TOKEN, reconcileMs: 150, heartbeatMs: 60_000, profile: "spec" });
+    const spec = await startService({
+      port: 0,
+      keys: { [WORKSPACE]: API_KEY },
+      controlToken: CONTROL_TOKEN,
+      reconcileMs: 150,
+      heartbeatMs: 60_000,
+      profile: "spec",
+    });
     try {
       const common = { n: 3, rounds: 1, stepMs: 150, pollIntervalMs: 200, staggerMs: 100, mode: "stream" as const };
       const full = await measureReadiness({ ...common, url: svc.url });
@@ -62,15 +87,27 @@ describe("bench measurement functions", () => {
       const report = newReport({ quick: true, pollIntervalMs: 200, stepMs: 150 });
       addReadiness(report, [full, specRow]);
       expect(report.rows.map((r) => r[1])).toEqual(["stream", "stream, spec profile"]);
-      expect(report.json).toMatchObject({ readiness_p50_ms: full.p50Ms, spec_readiness_p50_ms: specRow.p50Ms, spec_status_gets_per_wait: specRow.statusGetsPerWait });
-      expect(report.targets.map((t) => t.name)).toEqual(expect.arrayContaining(["status GETs per wait (stream, spec profile)", "readiness p50, spec vs full profile"]));
+      expect(report.json).toMatchObject({
+        readiness_p50_ms: full.p50Ms,
+        spec_readiness_p50_ms: specRow.p50Ms,
+        spec_status_gets_per_wait: specRow.statusGetsPerWait,
+      });
+      expect(report.targets.map((t) => t.name)).toEqual(
+        expect.arrayContaining(["status GETs per wait (stream, spec profile)", "readiness p50, spec vs full profile"]),
+      );
     } finally {
       await spec.close();
     }
   }, 15_000);
 
   it("should report pulumi up and destroy: the 300-vs-10 ratio, the floor, 1,000 pods' memory, the diagnostic up's attribution", () => {
-    const row = (mode: "stream" | "poll", pods: number, wallMs: number, cli: number, extra: { diagnostic?: string; op?: "up" | "destroy"; peakRssMb?: number } = {}) => ({
+    const row = (
+      mode: "stream" | "poll",
+      pods: number,
+      wallMs: number,
+      cli: number,
+      extra: { diagnostic?: string; op?: "up" | "destroy"; peakRssMb?: number } = {},
+    ) => ({
       op: "up" as const,
       mode,
       pods,
@@ -97,8 +134,16 @@ describe("bench measurement functions", () => {
     const target = report.targets.find((t) => t.name.startsWith("pulumi up 300"))!;
     expect(target).toMatchObject({ value: "4×", met: false });
     expect(target.note).toBe("with SKIP: 8.0 s (1.6× of 10 pods), pulumi CLI CPU 15 s → 2 s");
-    expect(report.targets.find((t) => t.name.startsWith("pulumi up 1,000"))).toMatchObject({ value: "90.0 s, 310 MiB", met: false });
-    expect(report.json).toMatchObject({ up_ratio_300_vs_10: 4, up_floor_s: 4, up_wall_s: { stream: { "10": 5, "300": 20, "1000": 90 }, poll: { "10": 6, "300": 21 } }, destroy_wall_s: { "10": 2 } });
+    expect(report.targets.find((t) => t.name.startsWith("pulumi up 1,000"))).toMatchObject({
+      value: "90.0 s, 310 MiB",
+      met: false,
+    });
+    expect(report.json).toMatchObject({
+      up_ratio_300_vs_10: 4,
+      up_floor_s: 4,
+      up_wall_s: { stream: { "10": 5, "300": 20, "1000": 90 }, poll: { "10": 6, "300": 21 } },
+      destroy_wall_s: { "10": 2 },
+    });
     expect(report.rows).toHaveLength(8); // the floor and 7 operations
     expect(report.rows.find((r) => r[0] === "3 up" && r[2] === "300 pods")?.[4]).toBe("5× floor");
   });

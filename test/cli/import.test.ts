@@ -9,7 +9,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/main";
-import { E2E_TIMEOUT_MS, ROOT, ensureBuilt, pulumiBinDir, pulumiCommand, startSharedService, type Service } from "../e2e/harness";
+import {
+  E2E_TIMEOUT_MS,
+  ROOT,
+  ensureBuilt,
+  pulumiBinDir,
+  pulumiCommand,
+  startSharedService,
+  type Service,
+} from "../e2e/harness";
 import { DB_PASSWORDS, SEEDED_WORKLOADS, VM_PASSWORD, seedWorkspace } from "./seed-workspace";
 
 jest.setTimeout(E2E_TIMEOUT_MS * 2);
@@ -39,14 +47,20 @@ async function runMain(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
 function linkDependencies(dir: string): void {
   fs.mkdirSync(path.join(dir, "node_modules"));
   fs.symlinkSync(ROOT, path.join(dir, "node_modules/pulumi-wws"), "dir");
-  for (const dep of ["@pulumi", "@types", "typescript", "ts-node"]) fs.symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
+  for (const dep of ["@pulumi", "@types", "typescript", "ts-node"])
+    fs.symlinkSync(path.join(ROOT, "node_modules", dep), path.join(dir, "node_modules", dep), "dir");
 }
 
 it("should refuse to run without a workspace, or with the key as a flag, saying what to do", async () => {
-  const r = await runMain(["import", "--out", path.join(tmp, "x")], { WWS_BASE_URL: "http://127.0.0.1:1", WWS_API_KEY: "k" });
+  const r = await runMain(["import", "--out", path.join(tmp, "x")], {
+    WWS_BASE_URL: "http://127.0.0.1:1",
+    WWS_API_KEY: "k",
+  });
   expect(r.code).toBe(2);
   expect(r.err).toContain("pass --workspace NAME or set WWS_WORKSPACE");
-  const flag = await runMain(["import", "--workspace", "w", "--api-key", "k", "--out", path.join(tmp, "x")], { WWS_BASE_URL: "http://127.0.0.1:1" });
+  const flag = await runMain(["import", "--workspace", "w", "--api-key", "k", "--out", path.join(tmp, "x")], {
+    WWS_BASE_URL: "http://127.0.0.1:1",
+  });
   expect(flag.code).toBe(2);
   expect(flag.err).toContain("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
 });
@@ -56,11 +70,15 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
   const client = service.client(ws.name);
   await seedWorkspace(client);
   const before = await client.getSpec();
-  const generations = Object.fromEntries(await Promise.all(before.workloads.map(async (w) => [w.id, (await client.getStatus(w.id)).generation] as const)));
+  const generations = Object.fromEntries(
+    await Promise.all(before.workloads.map(async (w) => [w.id, (await client.getStatus(w.id)).generation] as const)),
+  );
   const templatesBefore = await client.listTemplates();
 
   const dir = path.join(tmp, "stack");
-  const r = await runMain(["import", "--workspace", ws.name, "--base-url", service.url, "--out", dir], { WWS_API_KEY: ws.apiKey });
+  const r = await runMain(["import", "--workspace", ws.name, "--base-url", service.url, "--out", dir], {
+    WWS_API_KEY: ws.apiKey,
+  });
   expect(r.err).toBe("");
   expect(r.code).toBe(0);
   expect(r.out).toContain(`${SEEDED_WORKLOADS} workloads, 3 templates of workspace ${ws.name}`);
@@ -68,7 +86,8 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
   expect(written).toEqual([".gitignore", "Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
   for (const f of written) {
     const text = fs.readFileSync(path.join(dir, f), "utf8");
-    for (const secret of [ws.apiKey, VM_PASSWORD, ...Object.values(DB_PASSWORDS)]) expect([f, text.includes(secret)]).toEqual([f, false]);
+    for (const secret of [ws.apiKey, VM_PASSWORD, ...Object.values(DB_PASSWORDS)])
+      expect([f, text.includes(secret)]).toEqual([f, false]);
   }
 
   linkDependencies(dir);
@@ -81,11 +100,16 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
     PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
   };
   fs.mkdirSync(path.join(tmp, "backend"));
-  const stack: Stack = await LocalWorkspace.createOrSelectStack({ stackName: "prod", workDir: dir }, { pulumiCommand: cmd, envVars });
+  const stack: Stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "prod", workDir: dir },
+    { pulumiCommand: cmd, envVars },
+  );
   // The README's steps: the API key and each database's current password, as secrets.
   await stack.setAllConfig({
     "wws:apiKey": { value: ws.apiKey, secret: true },
-    ...Object.fromEntries(Object.entries(DB_PASSWORDS).map(([id, pw]) => [`password-${id}`, { value: pw, secret: true }])),
+    ...Object.fromEntries(
+      Object.entries(DB_PASSWORDS).map(([id, pw]) => [`password-${id}`, { value: pw, secret: true }]),
+    ),
     "password-agent-vm": { value: VM_PASSWORD, secret: true }, // a VM with an AI daemon is declared with its login
   });
 
@@ -96,7 +120,8 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
   // Taken over as they were: no upsert reached any workload, the templates are the same ones.
   const after = await client.getSpec();
   expect(after.workloads).toEqual(before.workloads);
-  for (const w of after.workloads) expect([w.id, (await client.getStatus(w.id)).generation]).toEqual([w.id, generations[w.id]]);
+  for (const w of after.workloads)
+    expect([w.id, (await client.getStatus(w.id)).generation]).toEqual([w.id, generations[w.id]]);
   expect(await client.listTemplates()).toEqual(templatesBefore);
 
   const preview = await stack.preview({ diff: true });

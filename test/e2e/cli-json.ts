@@ -47,7 +47,11 @@ const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 export async function cliStack(service: Service, projectName: string): Promise<CliStack> {
   const s = await fileProgramStack(projectName);
   const ws = service.workspace();
-  await s.stack.setAllConfig({ "wws:baseUrl": { value: service.url }, "wws:workspace": { value: ws.name }, "wws:apiKey": { value: ws.apiKey, secret: true } });
+  await s.stack.setAllConfig({
+    "wws:baseUrl": { value: service.url },
+    "wws:workspace": { value: ws.name },
+    "wws:apiKey": { value: ws.apiKey, secret: true },
+  });
   const workspace = s.stack.workspace as LocalWorkspace;
   const command = (await pulumiCommand()).command;
   const cli = (args: string[], timeoutMs = 120_000): Promise<CliRun> =>
@@ -55,8 +59,15 @@ export async function cliStack(service: Service, projectName: string): Promise<C
       execFile(
         command,
         [...args, "--stack", "local", "--non-interactive"],
-        { cwd: workspace.workDir, env: { ...process.env, ...workspace.envVars }, maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, killSignal: "SIGINT" },
-        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+        {
+          cwd: workspace.workDir,
+          env: { ...process.env, ...workspace.envVars },
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: timeoutMs,
+          killSignal: "SIGINT",
+        },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
       );
     });
   return {
@@ -70,9 +81,13 @@ export async function cliStack(service: Service, projectName: string): Promise<C
       try {
         parsed = JSON.parse(run.stdout) as JsonPreview;
       } catch {
-        throw new Error(`pulumi preview --json printed no JSON (exit ${run.code}):\n${run.stdout.slice(0, 4000)}\n${run.stderr.slice(0, 2000)}`);
+        throw new Error(
+          `pulumi preview --json printed no JSON (exit ${run.code}):\n${run.stdout.slice(0, 4000)}\n${run.stderr.slice(0, 2000)}`,
+        );
       }
-      const byName = new Map(parsed.steps.filter((st) => !st.urn.includes("pulumi:pulumi:Stack")).map((st) => [nameOf(st.urn), st]));
+      const byName = new Map(
+        parsed.steps.filter((st) => !st.urn.includes("pulumi:pulumi:Stack")).map((st) => [nameOf(st.urn), st]),
+      );
       return { run, byName };
     },
     cleanup: s.cleanup,
@@ -89,7 +104,11 @@ export async function deployedCliStack(service: Service, projectName: string, pr
 }
 
 /** `index.js` declaring each resource as `new wws.<class>(name, args, opts)`; args and options travel as JSON. */
-export function programOf(resources: Array<{ cls: string; name: string; args: Record<string, unknown>; opts?: Record<string, unknown> }>): string {
-  const lines = resources.map((r) => `new wws.${r.cls}(${JSON.stringify(r.name)}, ${JSON.stringify(r.args)}, ${JSON.stringify(r.opts ?? {})});`);
+export function programOf(
+  resources: Array<{ cls: string; name: string; args: Record<string, unknown>; opts?: Record<string, unknown> }>,
+): string {
+  const lines = resources.map(
+    (r) => `new wws.${r.cls}(${JSON.stringify(r.name)}, ${JSON.stringify(r.args)}, ${JSON.stringify(r.opts ?? {})});`,
+  );
   return [`const wws = require("pulumi-wws");`, ...lines, ""].join("\n");
 }

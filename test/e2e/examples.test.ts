@@ -6,7 +6,16 @@
  * CLI project path.
  */
 import * as path from "node:path";
-import { E2E_TIMEOUT_MS, ROOT, ensureBuilt, newStack, password, startSharedService, type E2eStack, type Service } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  ROOT,
+  ensureBuilt,
+  newStack,
+  password,
+  startSharedService,
+  type E2eStack,
+  type Service,
+} from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -46,7 +55,12 @@ async function runExample(name: string, project: string, secretConfig: Record<st
     "wws:apiKey": { value: ws.apiKey, secret: true },
   };
   for (const [k, v] of Object.entries(secretConfig)) config[k] = { value: v, secret: true };
-  const s = await newStack({ program: exampleProgram(name), projectName: project, config, secrets: [ws.apiKey, ...Object.values(secretConfig)] });
+  const s = await newStack({
+    program: exampleProgram(name),
+    projectName: project,
+    config,
+    secrets: [ws.apiKey, ...Object.values(secretConfig)],
+  });
   stacks.push(s);
   const client = service.client(ws.name);
 
@@ -66,9 +80,20 @@ async function runExample(name: string, project: string, secretConfig: Record<st
 }
 
 it("should run examples/quickstart", async () => {
-  const r = await runExample("quickstart", "wws-quickstart", { "wws-quickstart:vmPassword": password("vm"), "wws-quickstart:dbPassword": password("db") });
-  expect(r.outputs.phases).toEqual({ web: "Running", browser: "Running", controller: "Running", vm: "Running", db: "Running" });
-  expect(r.outputs.dbConnectionUri).toBe(`postgresql://app@db.${r.ws}.workloads.localhost:5432/postgres?sslmode=require`);
+  const r = await runExample("quickstart", "wws-quickstart", {
+    "wws-quickstart:vmPassword": password("vm"),
+    "wws-quickstart:dbPassword": password("db"),
+  });
+  expect(r.outputs.phases).toEqual({
+    web: "Running",
+    browser: "Running",
+    controller: "Running",
+    vm: "Running",
+    db: "Running",
+  });
+  expect(r.outputs.dbConnectionUri).toBe(
+    `postgresql://app@db.${r.ws}.workloads.localhost:5432/postgres?sslmode=require`,
+  );
   expect(r.outputs.dbAdminUrl).toBe(`https://db-admin-${r.ws}.workloads.localhost`);
   expect(r.outputs.dbAdminReady).toBe(true);
   expect(r.outputs.webEndpoint).toBe(`web.${r.ws}.workloads.localhost:80`);
@@ -91,5 +116,9 @@ it("should run examples/placement", async () => {
   expect(r.outputs.pinnedHost).toBe("eu-central-1");
   expect(r.outputs.phases).toEqual({ anywhere: "Running", regional: "Running", pinned: "Running" });
   const placement = Object.fromEntries(r.spec.workloads.map((w) => [w.id, w.spec.placement]));
-  expect(placement).toEqual({ anywhere: undefined, regional: { region: "eu-central" }, pinned: { host: "eu-central-1" } });
+  expect(placement).toEqual({
+    anywhere: undefined,
+    regional: { region: "eu-central" },
+    pinned: { host: "eu-central-1" },
+  });
 });

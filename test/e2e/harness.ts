@@ -42,7 +42,8 @@ export { ROOT, ensureBuilt } from "../support/build";
  * program's resources, and the rejection escapes to jest. Seen in about one preview in 40 here.
  * Each client gets subchannels of its own instead (`grpcClientOptions` is @internal to @pulumi/pulumi).
  */
-const grpcClientOptions = (pulumiRuntime as unknown as { grpcClientOptions?: Record<string, unknown> }).grpcClientOptions;
+const grpcClientOptions = (pulumiRuntime as unknown as { grpcClientOptions?: Record<string, unknown> })
+  .grpcClientOptions;
 if (grpcClientOptions) grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
 
 export const PULUMI_VERSION = "3.259.0";
@@ -57,9 +58,13 @@ const random = (n = 6): string => randomBytes(n).toString("hex");
 
 /** The directory holding `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`. */
 export function pulumiBinDir(): string {
-  const out = execFileSync("bash", [path.join(ROOT, "scripts/get-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync("bash", [path.join(ROOT, "scripts/get-pulumi.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const dir = out.trim().split("\n").pop() ?? "";
-  if (!fs.existsSync(path.join(dir, "pulumi"))) throw new Error(`scripts/get-pulumi.sh printed no usable directory: ${out}`);
+  if (!fs.existsSync(path.join(dir, "pulumi")))
+    throw new Error(`scripts/get-pulumi.sh printed no usable directory: ${out}`);
   return dir;
 }
 
@@ -178,8 +183,20 @@ function withoutSecretValues(value: unknown): unknown {
 /** The resource name of an URN (`urn:pulumi:stack::project::type::name` → `name`). */
 export const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 
-function recorder(): { onEvent: (e: EngineEvent) => void; onOutput: (s: string) => void; onError: (s: string) => void; record: OpRecord } {
-  const record: OpRecord = { ops: new Map(), diffs: new Map(), replaceKeys: new Map(), doneAt: new Map(), stdout: "", stderr: "" };
+function recorder(): {
+  onEvent: (e: EngineEvent) => void;
+  onOutput: (s: string) => void;
+  onError: (s: string) => void;
+  record: OpRecord;
+} {
+  const record: OpRecord = {
+    ops: new Map(),
+    diffs: new Map(),
+    replaceKeys: new Map(),
+    doneAt: new Map(),
+    stdout: "",
+    stderr: "",
+  };
   return {
     record,
     onEvent: (e) => {
@@ -191,7 +208,9 @@ function recorder(): { onEvent: (e: EngineEvent) => void; onOutput: (s: string) 
       record.ops.set(name, [...(record.ops.get(name) ?? []), m.op]);
       const olds = m.old?.inputs ?? {};
       const news = m.new?.inputs ?? {};
-      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+        (k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+      );
       if (m.old && m.new && changed.length > 0) record.diffs.set(name, changed.sort());
       if (m.keys?.length) record.replaceKeys.set(name, [...m.keys].sort());
     },
@@ -220,7 +239,11 @@ export async function newStack(options: {
   files?: Record<string, string>;
 }): Promise<E2eStack> {
   const cmd = await pulumiCommand();
-  const { workDir, backendDir, envVars, cleanup } = newStackDir("wws-e2e-", binDir ?? pulumiBinDir(), options.passphrase ?? `e2e-passphrase-${random()}`);
+  const { workDir, backendDir, envVars, cleanup } = newStackDir(
+    "wws-e2e-",
+    binDir ?? pulumiBinDir(),
+    options.passphrase ?? `e2e-passphrase-${random()}`,
+  );
   let program = options.program;
   const projectName = options.projectName ?? "wws-e2e";
   const stackName = options.stackName ?? "e2e";
@@ -254,7 +277,8 @@ export async function newStack(options: {
     backendDir,
     setProgram: (p) => void (program = p),
     up: () => op((r) => stack.up({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError })),
-    preview: () => op((r) => stack.preview({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError, diff: true })),
+    preview: () =>
+      op((r) => stack.preview({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError, diff: true })),
     refresh: () => op((r) => stack.refresh({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError })),
     destroy: () => op((r) => stack.destroy({ onEvent: r.onEvent, onOutput: r.onOutput, onError: r.onError })),
     async upError() {
@@ -267,17 +291,29 @@ export async function newStack(options: {
     },
     async resources() {
       const state = await stack.exportStack();
-      const all = (state.deployment.resources ?? []) as Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }>;
+      const all = (state.deployment.resources ?? []) as Array<{
+        urn: string;
+        type: string;
+        id?: string;
+        outputs?: Record<string, unknown>;
+      }>;
       return all.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
     },
     async assertNoPlaintext() {
       // `pulumi stack export` as a user runs it (secrets stay encrypted)...
       const secrets = options.secrets.filter((s) => s.length > 0);
-      const exported = await execFileAsync(cmd.command, ["stack", "export", "--stack", stackName], { cwd: workDir, env: { ...process.env, ...envVars }, maxBuffer: 64 * 1024 * 1024 });
+      const exported = await execFileAsync(cmd.command, ["stack", "export", "--stack", stackName], {
+        cwd: workDir,
+        env: { ...process.env, ...envVars },
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const places: Array<[string, string]> = [["pulumi stack export", exported.stdout]];
       // ...and `stack.exportStack()`, which decrypts (`--show-secrets`): a secret may appear only
       // inside a value marked secret there.
-      places.push(["stack.exportStack() outside secret values", JSON.stringify(withoutSecretValues(await stack.exportStack()))]);
+      places.push([
+        "stack.exportStack() outside secret values",
+        JSON.stringify(withoutSecretValues(await stack.exportStack())),
+      ]);
       const files = [...filesUnder(backendDir), ...filesUnder(workDir).filter((f) => /Pulumi\..*\.yaml$/.test(f))];
       expect(files.filter((f) => f.endsWith(path.join("stacks", projectName, `${stackName}.json`)))).toHaveLength(1); // the checkpoint is among them
       for (const f of files) places.push([f, fs.readFileSync(f, "latin1")]);
@@ -298,7 +334,11 @@ export async function configuredStack(service: Service, program: Program, secret
   const ws = service.workspace();
   const s = await newStack({
     program,
-    config: { "wws:baseUrl": { value: service.url }, "wws:workspace": { value: ws.name }, "wws:apiKey": { value: ws.apiKey, secret: true } },
+    config: {
+      "wws:baseUrl": { value: service.url },
+      "wws:workspace": { value: ws.name },
+      "wws:apiKey": { value: ws.apiKey, secret: true },
+    },
     secrets: [ws.apiKey, ...secrets],
   });
   return { ...s, ws, client: service.client(ws.name) };

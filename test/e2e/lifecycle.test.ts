@@ -8,7 +8,20 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as wws from "../../index";
-import { E2E_TIMEOUT_MS, PULUMI_VERSION, ensureBuilt, configuredStack as configuredStackOn, newStack, password, pulumiBinDir, pulumiCommand, startSharedService, type E2eStack, type Program, type Service } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  PULUMI_VERSION,
+  ensureBuilt,
+  configuredStack as configuredStackOn,
+  newStack,
+  password,
+  pulumiBinDir,
+  pulumiCommand,
+  startSharedService,
+  type E2eStack,
+  type Program,
+  type Service,
+} from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -46,11 +59,40 @@ describe("every kind", () => {
   const program = async () => {
     const workspace = new wws.Workspace("ws", { name: ws.name, baseUrl: service.url, apiKey: ws.apiKey });
     const login = { username: "ops", password: vmPassword };
-    const ubuntu = new wws.VirtualMachine("ubuntu", { workspace, os: "ubuntu", cpus: 2, memory: "4Gi", storageSize: "40Gi", credentials: login, ports: [{ name: "ssh", port: 22 }] });
-    const desktop = new wws.VirtualMachine("desktop", { workspace, os: "ubuntu-desktop", credentials: login, aiDaemon: { enabled: true, provider: "anthropic", model: "claude" } });
-    const windows = new wws.VirtualMachine("windows", { workspace, os: "windows", cpus: 4, memory: "8Gi", credentials: { username: "admin", password: vmPassword } });
-    const web = new wws.Pod("web", { workspace, image: "nginx:1.27", cpu: "250m", memory: "256Mi", ports: [{ name: "http", port: 80 }] });
-    const built = new wws.Pod("built", { workspace, source: { repo: "https://github.com/example/app", ref: "main" }, command: ["npm", "start"] });
+    const ubuntu = new wws.VirtualMachine("ubuntu", {
+      workspace,
+      os: "ubuntu",
+      cpus: 2,
+      memory: "4Gi",
+      storageSize: "40Gi",
+      credentials: login,
+      ports: [{ name: "ssh", port: 22 }],
+    });
+    const desktop = new wws.VirtualMachine("desktop", {
+      workspace,
+      os: "ubuntu-desktop",
+      credentials: login,
+      aiDaemon: { enabled: true, provider: "anthropic", model: "claude" },
+    });
+    const windows = new wws.VirtualMachine("windows", {
+      workspace,
+      os: "windows",
+      cpus: 4,
+      memory: "8Gi",
+      credentials: { username: "admin", password: vmPassword },
+    });
+    const web = new wws.Pod("web", {
+      workspace,
+      image: "nginx:1.27",
+      cpu: "250m",
+      memory: "256Mi",
+      ports: [{ name: "http", port: 80 }],
+    });
+    const built = new wws.Pod("built", {
+      workspace,
+      source: { repo: "https://github.com/example/app", ref: "main" },
+      command: ["npm", "start"],
+    });
     const browser = new wws.Browser("browser", { workspace, cpu: "1", memory: "2Gi" });
     const controller = new wws.Controller("controller", { workspace, autodiscover: true });
     const pg = new wws.Database("pg", {
@@ -65,9 +107,19 @@ describe("every kind", () => {
       credentials: { password: dbPassword },
       backup: { enabled: true, schedule: "0 3 * * *", retentionDays: 7 },
     });
-    const redis = new wws.Database("cache", { workspace, engine: "redis", network: { exposed: true }, credentials: { password: redisPassword } });
+    const redis = new wws.Database("cache", {
+      workspace,
+      engine: "redis",
+      network: { exposed: true },
+      credentials: { password: redisPassword },
+    });
     const generic = new wws.Workload("generic", { workspace, kind: "browser", spec: { memory: "1Gi" } });
-    const template = new wws.Template("tpl", { workspace, name: "ubuntu dev box", kind: "vm-ubuntu", config: { vm: { cpus: 2, memory: "4Gi" } } });
+    const template = new wws.Template("tpl", {
+      workspace,
+      name: "ubuntu dev box",
+      kind: "vm-ubuntu",
+      config: { vm: { cpus: 2, memory: "4Gi" } },
+    });
     const all = { ubuntu, desktop, windows, web, built, browser, controller, pg, cache: redis, generic };
     return {
       phases: Object.fromEntries(Object.entries(all).map(([k, r]) => [k, r.phase])),
@@ -119,11 +171,18 @@ describe("every kind", () => {
     const client = service.client(ws.name);
     const spec = await client.getSpec();
     expect(Object.fromEntries(spec.workloads.map((w) => [w.id, w.type]))).toEqual(KINDS);
-    expect(spec.workloads.find((w) => w.id === "pg")?.spec).toMatchObject({ engine: "postgres", adminConsole: true, network: { exposed: true }, instances: 2 });
+    expect(spec.workloads.find((w) => w.id === "pg")?.spec).toMatchObject({
+      engine: "postgres",
+      adminConsole: true,
+      network: { exposed: true },
+      instances: 2,
+    });
     expect(spec.workloads.find((w) => w.id === "desktop")?.spec).toMatchObject({ aiDaemon: { enabled: true } });
     const templates = await client.listTemplates();
     expect(templates.map((t) => [t.id, t.name, t.kind])).toEqual([[out.templateId, "ubuntu dev box", "vm-ubuntu"]]);
-    expect((await client.listSecrets()).map((x) => x.path).sort()).toEqual(["cache", "desktop", "pg", "ubuntu", "windows"].map((id) => `workloads/${id}/credentials`));
+    expect((await client.listSecrets()).map((x) => x.path).sort()).toEqual(
+      ["cache", "desktop", "pg", "ubuntu", "windows"].map((id) => `workloads/${id}/credentials`),
+    );
 
     // Ids in state are `<workspace>/<id>`, the ids `import` would take.
     const ids = (await s.resources()).filter((r) => r.id).map((r) => r.id);
@@ -153,7 +212,9 @@ it("should notice a value that is stored in plaintext (a control of the secrets 
   const s = await configuredStack(async () => {
     new wws.Pod("canary", { image: `registry.example/${canary}:1` });
   }, [canary]);
-  await expect(s.up()).rejects.toThrow(/pulumi stack export[\s\S]*exportStack[\s\S]*history[\s\S]*stacks\/wws-e2e\/e2e\.json/);
+  await expect(s.up()).rejects.toThrow(
+    /pulumi stack export[\s\S]*exportStack[\s\S]*history[\s\S]*stacks\/wws-e2e\/e2e\.json/,
+  );
   await s.stack.destroy(); // directly: the scan would fail again
   expect((await s.client.getSpec()).workloads).toEqual([]);
 });

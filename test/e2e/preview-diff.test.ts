@@ -17,7 +17,19 @@ type Res = { cls: string; name: string; args: Record<string, unknown>; opts?: Re
 
 /** What `pulumi up` creates first: every kind, with some fields set so that they can change or go. */
 const V1: Res[] = [
-  { cls: "VirtualMachine", name: "vm", args: { os: "ubuntu", cpus: 1, storageSize: "10Gi", credentials: { password: VM_PW }, ports: [{ port: 22 }], aiDaemon: { enabled: false }, restartTrigger: "1" } },
+  {
+    cls: "VirtualMachine",
+    name: "vm",
+    args: {
+      os: "ubuntu",
+      cpus: 1,
+      storageSize: "10Gi",
+      credentials: { password: VM_PW },
+      ports: [{ port: 22 }],
+      aiDaemon: { enabled: false },
+      restartTrigger: "1",
+    },
+  },
   { cls: "Pod", name: "pod", args: { image: "nginx:1.26", ports: [{ name: "http", port: 80 }] } },
   { cls: "Browser", name: "browser", args: { cpu: "500m", memory: "1Gi" } },
   { cls: "Controller", name: "ctl", args: {} },
@@ -26,7 +38,12 @@ const V1: Res[] = [
   { cls: "Template", name: "tpl", args: { name: "t1", kind: "pod", config: { pod: { image: "nginx" } } } },
 ];
 
-const over = (name: string, args: Record<string, unknown>, opts?: Record<string, unknown>, drop: string[] = []): Res => {
+const over = (
+  name: string,
+  args: Record<string, unknown>,
+  opts?: Record<string, unknown>,
+  drop: string[] = [],
+): Res => {
   const r = V1.find((x) => x.name === name)!;
   const merged = { ...r.args, ...args };
   for (const k of drop) delete merged[k];
@@ -35,11 +52,45 @@ const over = (name: string, args: Record<string, unknown>, opts?: Record<string,
 
 /** In-place changes of every spec field and option (plus user `replaceOnChanges`/`ignoreChanges`). */
 const IN_PLACE: Res[] = [
-  over("vm", { cpus: 2, memory: "2Gi", credentials: { password: `${VM_PW}-2` }, ports: [{ port: 22 }, { port: 80 }], placement: { region: "eu" }, aiDaemon: { enabled: true }, restartTrigger: "2", readyTimeoutSeconds: 300 }, { customTimeouts: { create: "5m" } }, ["storageSize"]),
-  over("pod", { image: "nginx:1.27", command: ["nginx"], cpu: "1", memory: "512Mi", ports: [{ name: "http", port: 8080 }], source: { repo: "https://example.test/app.git" }, waitForReady: false, waitForDeletion: false }),
+  over(
+    "vm",
+    {
+      cpus: 2,
+      memory: "2Gi",
+      credentials: { password: `${VM_PW}-2` },
+      ports: [{ port: 22 }, { port: 80 }],
+      placement: { region: "eu" },
+      aiDaemon: { enabled: true },
+      restartTrigger: "2",
+      readyTimeoutSeconds: 300,
+    },
+    { customTimeouts: { create: "5m" } },
+    ["storageSize"],
+  ),
+  over("pod", {
+    image: "nginx:1.27",
+    command: ["nginx"],
+    cpu: "1",
+    memory: "512Mi",
+    ports: [{ name: "http", port: 8080 }],
+    source: { repo: "https://example.test/app.git" },
+    waitForReady: false,
+    waitForDeletion: false,
+  }),
   over("browser", { cpu: "1", memory: "4Gi" }, { ignoreChanges: ["memory"] }),
   over("ctl", { autodiscover: true, adopt: true }, { replaceOnChanges: ["autodiscover"] }),
-  over("db", { version: "16", instances: 2, storageSize: "20Gi", cpu: "2", memory: "4Gi", tls: true, adminConsole: true, network: { exposed: true }, backup: { enabled: true }, waitForAdminConsole: true }),
+  over("db", {
+    version: "16",
+    instances: 2,
+    storageSize: "20Gi",
+    cpu: "2",
+    memory: "4Gi",
+    tls: true,
+    adminConsole: true,
+    network: { exposed: true },
+    backup: { enabled: true },
+    waitForAdminConsole: true,
+  }),
   over("wl", { spec: { autodiscover: true } }),
   over("tpl", { description: "now described" }),
 ];
@@ -58,7 +109,13 @@ const REPLACING: Res[] = [
 /** The kind `detailedDiff` gives `key` (its own entry, or the entries under it: `ports[1]`, `credentials.password`). */
 function kindsOf(step: PreviewStep | undefined, key: string): string[] {
   const dd = step?.detailedDiff ?? {};
-  return [...new Set(Object.entries(dd).filter(([p]) => p === key || p.startsWith(`${key}.`) || p.startsWith(`${key}[`)).map(([, d]) => d.kind))].sort();
+  return [
+    ...new Set(
+      Object.entries(dd)
+        .filter(([p]) => p === key || p.startsWith(`${key}.`) || p.startsWith(`${key}[`))
+        .map(([, d]) => d.kind),
+    ),
+  ].sort();
 }
 
 let service: Service;
@@ -84,15 +141,41 @@ describe("pulumi preview --json of our resources", () => {
   it("names every in-place change with its kind, a restart in one line, and honours replaceOnChanges and ignoreChanges", async () => {
     // The connection settings too: a base URL spelt differently (same service), an API key as an argument.
     const connection = { baseUrl: `${service.url}/`, apiKey: s.ws.apiKey };
-    s.setProgram(programOf(IN_PLACE.map((r) => (r.name === "wl" || r.name === "tpl" ? { ...r, args: { ...r.args, ...connection } } : r))));
+    s.setProgram(
+      programOf(
+        IN_PLACE.map((r) => (r.name === "wl" || r.name === "tpl" ? { ...r, args: { ...r.args, ...connection } } : r)),
+      ),
+    );
     const { run, byName } = await s.previewJson();
     const table: Record<string, Record<string, string[]>> = {};
     for (const [name, props] of Object.entries({
-      vm: ["cpus", "memory", "storageSize", "credentials", "ports", "placement", "aiDaemon", "restartTrigger", "readyTimeoutSeconds", "customTimeouts"],
+      vm: [
+        "cpus",
+        "memory",
+        "storageSize",
+        "credentials",
+        "ports",
+        "placement",
+        "aiDaemon",
+        "restartTrigger",
+        "readyTimeoutSeconds",
+        "customTimeouts",
+      ],
       pod: ["image", "command", "cpu", "memory", "ports", "source", "waitForReady", "waitForDeletion"],
       browser: ["cpu", "memory"],
       ctl: ["autodiscover", "adopt"],
-      db: ["version", "instances", "storageSize", "cpu", "memory", "tls", "adminConsole", "network", "backup", "waitForAdminConsole"],
+      db: [
+        "version",
+        "instances",
+        "storageSize",
+        "cpu",
+        "memory",
+        "tls",
+        "adminConsole",
+        "network",
+        "backup",
+        "waitForAdminConsole",
+      ],
       wl: ["autodiscover", "baseUrl", "apiKey"],
       tpl: ["description", "baseUrl", "apiKey"],
     })) {
@@ -100,29 +183,79 @@ describe("pulumi preview --json of our resources", () => {
     }
     expect(table).toEqual({
       vm: {
-        cpus: ["update"], memory: ["add"], storageSize: ["delete"], credentials: ["update"], ports: ["add"], placement: ["add"],
-        aiDaemon: ["update"], restartTrigger: ["update"], readyTimeoutSeconds: ["add"], customTimeouts: ["add"],
+        cpus: ["update"],
+        memory: ["add"],
+        storageSize: ["delete"],
+        credentials: ["update"],
+        ports: ["add"],
+        placement: ["add"],
+        aiDaemon: ["update"],
+        restartTrigger: ["update"],
+        readyTimeoutSeconds: ["add"],
+        customTimeouts: ["add"],
       },
-      pod: { image: ["update"], command: ["add"], cpu: ["add"], memory: ["add"], ports: ["update"], source: ["add"], waitForReady: ["add"], waitForDeletion: ["add"] },
+      pod: {
+        image: ["update"],
+        command: ["add"],
+        cpu: ["add"],
+        memory: ["add"],
+        ports: ["update"],
+        source: ["add"],
+        waitForReady: ["add"],
+        waitForDeletion: ["add"],
+      },
       browser: { cpu: ["update"], memory: [] }, // ignoreChanges: ["memory"]
       ctl: { autodiscover: ["add-replace"], adopt: ["add"] }, // replaceOnChanges: ["autodiscover"]
       db: {
-        version: ["add"], instances: ["update"], storageSize: ["add"], cpu: ["add"], memory: ["add"], tls: ["add"], adminConsole: ["add"],
-        network: ["add"], backup: ["add"], waitForAdminConsole: ["add"],
+        version: ["add"],
+        instances: ["update"],
+        storageSize: ["add"],
+        cpu: ["add"],
+        memory: ["add"],
+        tls: ["add"],
+        adminConsole: ["add"],
+        network: ["add"],
+        backup: ["add"],
+        waitForAdminConsole: ["add"],
       },
       wl: { autodiscover: ["update"], baseUrl: ["update"], apiKey: ["add"] },
       tpl: { description: ["add-replace"], baseUrl: ["update"], apiKey: ["add"] },
     });
     const ops = Object.fromEntries([...byName].map(([n, st]) => [n, st.op]));
-    expect(ops).toMatchObject({ vm: "update", pod: "update", browser: "update", ctl: "replace", db: "update", wl: "update", tpl: "replace" });
-    expect(byName.get("vm")?.diffReasons?.sort()).toEqual(["aiDaemon", "cpus", "credentials", "customTimeouts", "memory", "placement", "ports", "readyTimeoutSeconds", "restartTrigger", "storageSize"]);
+    expect(ops).toMatchObject({
+      vm: "update",
+      pod: "update",
+      browser: "update",
+      ctl: "replace",
+      db: "update",
+      wl: "update",
+      tpl: "replace",
+    });
+    expect(byName.get("vm")?.diffReasons?.sort()).toEqual([
+      "aiDaemon",
+      "cpus",
+      "credentials",
+      "customTimeouts",
+      "memory",
+      "placement",
+      "ports",
+      "readyTimeoutSeconds",
+      "restartTrigger",
+      "storageSize",
+    ]);
     expect(byName.get("ctl")?.replaceReasons).toEqual(["autodiscover"]);
     expect(`${run.stdout}\n${run.stderr}`).toMatch(/vm-ubuntu vm: restartTrigger changed, so the update restarts it/);
     expect(`${run.stdout}\n${run.stderr}`).not.toContain(VM_PW);
 
     // `--diff` shows the same properties, with their values (secrets masked).
     const diff = await s.cli(["preview", "--diff"]);
-    for (const line of [/~ cpus\s*: 1 => 2/, /\+ memory\s*: "2Gi"/, /- storageSize\s*: "10Gi"/, /~ restartTrigger\s*: "1" => "2"/, /\+-pulumi-nodejs:dynamic\/wws:Controller: \(replace\)/]) {
+    for (const line of [
+      /~ cpus\s*: 1 => 2/,
+      /\+ memory\s*: "2Gi"/,
+      /- storageSize\s*: "10Gi"/,
+      /~ restartTrigger\s*: "1" => "2"/,
+      /\+-pulumi-nodejs:dynamic\/wws:Controller: \(replace\)/,
+    ]) {
       expect(diff.stdout).toMatch(line);
     }
     expect(diff.stdout).not.toContain(VM_PW);
@@ -132,28 +265,63 @@ describe("pulumi preview --json of our resources", () => {
     s.setProgram(programOf(REPLACING));
     const { byName } = await s.previewJson();
     const summary = Object.fromEntries(
-      [...byName].map(([n, st]) => [n, { op: st.op, replaceReasons: [...(st.replaceReasons ?? [])].sort(), kinds: Object.fromEntries((st.replaceReasons ?? []).map((k) => [k, kindsOf(st, k)])) }]),
+      [...byName].map(([n, st]) => [
+        n,
+        {
+          op: st.op,
+          replaceReasons: [...(st.replaceReasons ?? [])].sort(),
+          kinds: Object.fromEntries((st.replaceReasons ?? []).map((k) => [k, kindsOf(st, k)])),
+        },
+      ]),
     );
     expect(summary).toEqual({
       vm: { op: "replace", replaceReasons: ["type"], kinds: { type: ["update-replace"] } },
       pod: { op: "replace", replaceReasons: ["workloadId"], kinds: { workloadId: ["update-replace"] } },
       browser: { op: "replace", replaceReasons: ["workspace"], kinds: { workspace: ["update-replace"] } },
-      db: { op: "replace", replaceReasons: ["credentials", "engine"], kinds: { credentials: ["update-replace"], engine: ["update-replace"] } },
+      db: {
+        op: "replace",
+        replaceReasons: ["credentials", "engine"],
+        kinds: { credentials: ["update-replace"], engine: ["update-replace"] },
+      },
       wl: { op: "replace", replaceReasons: ["type"], kinds: { type: ["update-replace"] } },
       // config.pod went, config.browser came
-      tpl: { op: "replace", replaceReasons: ["config", "kind", "name"], kinds: { config: ["add-replace", "delete-replace"], kind: ["update-replace"], name: ["update-replace"] } },
+      tpl: {
+        op: "replace",
+        replaceReasons: ["config", "kind", "name"],
+        kinds: { config: ["add-replace", "delete-replace"], kind: ["update-replace"], name: ["update-replace"] },
+      },
     });
   });
 
   it("refuses a JavaScript typo, a field of another kind and a nested typo, naming each with a did-you-mean", async () => {
-    s.setProgram(programOf([...V1, { cls: "Pod", name: "bad", args: { image: "nginx", memroy: "1Gi", cpus: 2, ports: [{ name: "http", prot: 80 }] } }]));
+    s.setProgram(
+      programOf([
+        ...V1,
+        {
+          cls: "Pod",
+          name: "bad",
+          args: { image: "nginx", memroy: "1Gi", cpus: 2, ports: [{ name: "http", prot: 80 }] },
+        },
+      ]),
+    );
     const pod = await s.cli(["preview"]);
     expect(pod.code).not.toBe(0);
     expect(pod.stdout).toMatch(/memroy.*unknown field: did you mean memory\?/);
     expect(pod.stdout).toMatch(/cpus.*unknown field: did you mean cpu\?/);
-    expect(pod.stdout).toMatch(/ports\[0\]\.prot.*unknown field: did you mean port\? Rename or remove it \(the fields are name, port\)/);
+    expect(pod.stdout).toMatch(
+      /ports\[0\]\.prot.*unknown field: did you mean port\? Rename or remove it \(the fields are name, port\)/,
+    );
 
-    s.setProgram(programOf([...V1, { cls: "Template", name: "bad-tpl", args: { name: "t", kind: "pod", config: { pod: { image: "x" } }, descripton: "typo" } }]));
+    s.setProgram(
+      programOf([
+        ...V1,
+        {
+          cls: "Template",
+          name: "bad-tpl",
+          args: { name: "t", kind: "pod", config: { pod: { image: "x" } }, descripton: "typo" },
+        },
+      ]),
+    );
     const tpl = await s.cli(["preview"]);
     expect(tpl.code).not.toBe(0);
     expect(tpl.stdout).toMatch(/descripton.*unknown field: did you mean description\?/);

@@ -7,12 +7,21 @@
  */
 import * as wws from "../../index";
 import { PROFILES, TRANSITIONS, type Profile, type Transitions } from "../../server";
-import { E2E_TIMEOUT_MS, configuredStack, ensureBuilt, startSharedService, type E2eStack, type Service } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  configuredStack,
+  ensureBuilt,
+  startSharedService,
+  type E2eStack,
+  type Service,
+} from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
 const READY_TIMEOUT_S = 60;
-const MATRIX = PROFILES.flatMap((profile) => TRANSITIONS.map((transitions) => [profile, transitions] as [Profile, Transitions]));
+const MATRIX = PROFILES.flatMap((profile) =>
+  TRANSITIONS.map((transitions) => [profile, transitions] as [Profile, Transitions]),
+);
 /** Wall time of the `up` that updates, restarts and replaces, per combination, for the closing note. */
 const changeUpMs: string[] = [];
 
@@ -44,11 +53,13 @@ describe.each(MATRIX)("pulumi CLI, service profile %s, transitions %s", (profile
     const ws = stack.ws.name;
     const record = (id: string) => service.ctl.workload(ws, id);
     /** When the service reached Running for `generation` of `id` (epoch ms). */
-    const runningAt = async (id: string, generation: number) => (await service.ctl.transitions(ws, id)).find((t) => t.phase === "Running" && t.generation === generation)?.at;
+    const runningAt = async (id: string, generation: number) =>
+      (await service.ctl.transitions(ws, id)).find((t) => t.phase === "Running" && t.generation === generation)?.at;
 
     const up1 = await stack.up();
     expect(up1.summary.resourceChanges).toEqual({ create: 4 });
-    for (const id of ["web", "worker", "kindy"]) expect(await record(id)).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
+    for (const id of ["web", "worker", "kindy"])
+      expect(await record(id)).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
 
     image = "nginx:1.28";
     trigger = "deploy-2";
@@ -58,9 +69,24 @@ describe.each(MATRIX)("pulumi CLI, service profile %s, transitions %s", (profile
     const tookMs = Date.now() - started;
     changeUpMs.push(`  ${profile} × ${transitions}: ${tookMs} ms`);
     expect(up2.summary.resourceChanges).toEqual({ same: 1, update: 2, replace: 1 });
-    expect(await record("web")).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2, spec: { image: "nginx:1.28" } });
-    expect(await record("worker")).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2, restartCount: 1 });
-    expect(await record("kindy")).toMatchObject({ type: "controller", phase: "Running", generation: 1, observedGeneration: 1 });
+    expect(await record("web")).toMatchObject({
+      phase: "Running",
+      generation: 2,
+      observedGeneration: 2,
+      spec: { image: "nginx:1.28" },
+    });
+    expect(await record("worker")).toMatchObject({
+      phase: "Running",
+      generation: 2,
+      observedGeneration: 2,
+      restartCount: 1,
+    });
+    expect(await record("kindy")).toMatchObject({
+      type: "controller",
+      phase: "Running",
+      generation: 1,
+      observedGeneration: 1,
+    });
     // Ready on the new generation before the engine heard the step finish: not on the old record.
     expect(await runningAt("web", 2)).toBeLessThanOrEqual(up2.doneAt.get("web")!);
     expect(await runningAt("worker", 2)).toBeLessThanOrEqual(up2.doneAt.get("worker")!);
@@ -70,7 +96,9 @@ describe.each(MATRIX)("pulumi CLI, service profile %s, transitions %s", (profile
     await stack.client.upsertWorkload("pod", { id: "web", image: "nginx:drift", ports: [{ name: "http", port: 80 }] });
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
-    expect((await stack.resources()).find((r) => r.id === `${ws}/web`)?.outputs).toMatchObject({ image: "nginx:drift" });
+    expect((await stack.resources()).find((r) => r.id === `${ws}/web`)?.outputs).toMatchObject({
+      image: "nginx:drift",
+    });
 
     await stack.destroy();
     for (const id of ["web", "worker", "kindy"]) expect(await record(id)).toBeUndefined();

@@ -5,7 +5,17 @@
  * or API key in plaintext anywhere the stack's operations left something.
  */
 import * as wws from "../../index";
-import { E2E_TIMEOUT_MS, ensureBuilt, configuredStack as configuredStackOn, password, startSharedService, until, type E2eStack, type Program, type Service } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  ensureBuilt,
+  configuredStack as configuredStackOn,
+  password,
+  startSharedService,
+  until,
+  type E2eStack,
+  type Program,
+  type Service,
+} from "./harness";
 import { NotFoundError } from "../../sdk";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -67,23 +77,41 @@ it("should take over an existing workload with `adopt` (the `import` option fail
   const s = await configuredStack(async () => {
     const db = new wws.Database(
       "orders",
-      { engine: "postgres", storageSize: "20Gi", credentials: { password: dbPassword }, adopt: mode === "adopt" ? true : undefined },
+      {
+        engine: "postgres",
+        storageSize: "20Gi",
+        credentials: { password: dbPassword },
+        adopt: mode === "adopt" ? true : undefined,
+      },
       mode === "import" ? { import: `${wsName()}/orders` } : {},
     );
     return { phase: db.phase, generation: db.generation };
   }, [dbPassword]);
   const wsName = (): string => s.ws.name;
   // Created before the stack, by hand, with the same password (set once for a database).
-  await s.client.upsertWorkload("storage", { id: "orders", engine: "postgres", storageSize: "10Gi", credentials: { password: dbPassword } });
+  await s.client.upsertWorkload("storage", {
+    id: "orders",
+    engine: "postgres",
+    storageSize: "10Gi",
+    credentials: { password: dbPassword },
+  });
   await until("orders to run", async () => (await s.client.getStatus("orders")).phase === "Running", 30_000);
 
   // pulumi 3.259.0: the engine reads an imported resource with no properties, and the dynamic
   // provider host, which finds its provider in them, cannot serve the read.
   const error = await s.upError();
-  console.log(`the \`import\` resource option on a dynamic resource, pulumi 3.259.0:\n${error.split("\n").filter((l) => /error/i.test(l)).slice(0, 3).join("\n")}`);
+  console.log(
+    `the \`import\` resource option on a dynamic resource, pulumi 3.259.0:\n${error
+      .split("\n")
+      .filter((l) => /error/i.test(l))
+      .slice(0, 3)
+      .join("\n")}`,
+  );
   expect(error).toMatch(/importing failed/);
   expect(await s.resources()).toEqual([]);
-  expect((await s.client.getSpec()).workloads).toEqual([{ id: "orders", type: "storage", spec: { engine: "postgres", storageSize: "10Gi" } }]);
+  expect((await s.client.getSpec()).workloads).toEqual([
+    { id: "orders", type: "storage", spec: { engine: "postgres", storageSize: "10Gi" } },
+  ]);
 
   mode = "adopt";
   const preview = await s.preview();
@@ -91,7 +119,9 @@ it("should take over an existing workload with `adopt` (the `import` option fail
   const up = await s.up();
   expect(up.ops.get("orders")).toEqual(["create"]);
   expect(up.outputs).toMatchObject({ phase: { value: "Running" }, generation: { value: 2 } });
-  expect((await s.client.getSpec()).workloads).toEqual([{ id: "orders", type: "storage", spec: { engine: "postgres", storageSize: "20Gi" } }]);
+  expect((await s.client.getSpec()).workloads).toEqual([
+    { id: "orders", type: "storage", spec: { engine: "postgres", storageSize: "20Gi" } },
+  ]);
   expect((await s.resources()).map((r) => r.id)).toEqual([`${s.ws.name}/orders`]);
   expect((await s.preview()).changeSummary).toEqual({ same: 2 });
   await s.destroy();

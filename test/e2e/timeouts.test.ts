@@ -5,7 +5,15 @@
  * `waitForDeletion: false` skips only that wait. Changing a timeout sends no request.
  */
 import * as wws from "../../index";
-import { E2E_TIMEOUT_MS, configuredStack, ensureBuilt, startSharedService, until, type E2eStack, type Service } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  configuredStack,
+  ensureBuilt,
+  startSharedService,
+  until,
+  type E2eStack,
+  type Service,
+} from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -23,7 +31,8 @@ afterAll(async () => {
   await service?.close();
 });
 
-const names = (resources: Array<{ urn: string }>): string[] => resources.map((r) => r.urn.slice(r.urn.lastIndexOf("::") + 2)).sort();
+const names = (resources: Array<{ urn: string }>): string[] =>
+  resources.map((r) => r.urn.slice(r.urn.lastIndexOf("::") + 2)).sort();
 
 describe("customTimeouts", () => {
   it("bounds the readiness wait of a create, readyTimeoutSeconds overriding it", async () => {
@@ -52,13 +61,21 @@ describe("customTimeouts", () => {
   it("changes a timeout without a request, then bounds the deletion wait, or skips it", async () => {
     s.setProgram(async () => {
       new wws.Pod("a", { image: "nginx:1.27" }, { customTimeouts: { update: "5m", delete: "2s" } });
-      new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3, waitForDeletion: false }, { customTimeouts: { create: "1h" } });
+      new wws.Pod(
+        "b",
+        { image: "nginx:1.26", readyTimeoutSeconds: 3, waitForDeletion: false },
+        { customTimeouts: { create: "1h" } },
+      );
     });
     await s.up(); // a's unfinished wait resumes; nothing is sent
     await service.ctl.resetCounters();
     s.setProgram(async () => {
       new wws.Pod("a", { image: "nginx:1.27" }, { customTimeouts: { update: "10m", delete: "2s" } });
-      new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3, waitForDeletion: false }, { customTimeouts: { create: "1h" } });
+      new wws.Pod(
+        "b",
+        { image: "nginx:1.26", readyTimeoutSeconds: 3, waitForDeletion: false },
+        { customTimeouts: { create: "1h" } },
+      );
     });
     const up = await s.up();
     expect(up.ops.get("a")).toEqual(["update"]);
@@ -73,6 +90,11 @@ describe("customTimeouts", () => {
     expect((await s.client.getStatus("b")).phase).toBe("Deleting");
     await service.ctl.resumeReconciler();
     await s.destroy();
-    await until("b deleted", async () => s.client.getStatus("b").then(() => false, () => true));
+    await until("b deleted", async () =>
+      s.client.getStatus("b").then(
+        () => false,
+        () => true,
+      ),
+    );
   });
 });

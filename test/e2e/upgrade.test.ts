@@ -14,7 +14,15 @@ import { bodyOf } from "../../provider/dynamic/workload-body";
 import { PROVIDER_TEXT } from "../../provider/stub";
 import * as wws from "../../index";
 import { E2E_TIMEOUT_MS, ensureBuilt, newStack, until, type E2eStack } from "./harness";
-import { BASE_URL_PLACEHOLDER, FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_RESOURCE_COUNT, FIXTURE_STACK, FIXTURE_WORKSPACE, upgradeProgram } from "../fixtures/upgrade-0.1.0/program";
+import {
+  BASE_URL_PLACEHOLDER,
+  FIXTURE_PASSPHRASE,
+  FIXTURE_PROJECT,
+  FIXTURE_RESOURCE_COUNT,
+  FIXTURE_STACK,
+  FIXTURE_WORKSPACE,
+  upgradeProgram,
+} from "../fixtures/upgrade-0.1.0/program";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -30,14 +38,17 @@ interface StateResource {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
-const resourcesOf = (deployment: unknown): StateResource[] => ((deployment as { deployment: { resources: StateResource[] } }).deployment.resources ?? []);
-const isWorkload = (r: StateResource): boolean => r.type.startsWith("pulumi-nodejs:dynamic/wws:") && r.type !== "pulumi-nodejs:dynamic/wws:Template";
+const resourcesOf = (deployment: unknown): StateResource[] =>
+  (deployment as { deployment: { resources: StateResource[] } }).deployment.resources ?? [];
+const isWorkload = (r: StateResource): boolean =>
+  r.type.startsWith("pulumi-nodejs:dynamic/wws:") && r.type !== "pulumi-nodejs:dynamic/wws:Template";
 /**
  * The bytes of a resource in `pulumi stack export` as the CLI prints it (4-space indent), the
  * resource at the top level: the measure of the issue's 6,400 bytes per Pod. In the file, the
  * nesting adds 12 spaces per line (about 20% more; also printed).
  */
-const exportBytes = (r: StateResource, nested = false): number => Buffer.byteLength(JSON.stringify(r, null, 4).replace(/\n/g, nested ? "\n            " : "\n"));
+const exportBytes = (r: StateResource, nested = false): number =>
+  Buffer.byteLength(JSON.stringify(r, null, 4).replace(/\n/g, nested ? "\n            " : "\n"));
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 /** `value` with each secret of a decrypted export (`{<sig>: …, plaintext: "<json>"}`) replaced by its value. */
@@ -80,7 +91,11 @@ describe("a stack written by 0.1.0", () => {
     // The service's URL stands for the one 0.1.0 talked to (its port changes every run); template
     // ids are the service's, so the template is created first and the state takes its new id.
     const t = oldTemplate?.outputs as Record<string, unknown>;
-    const template = await client.createTemplate({ name: String(t.name), kind: t.kind as never, config: t.config as Record<string, unknown> });
+    const template = await client.createTemplate({
+      name: String(t.name),
+      kind: t.kind as never,
+      config: t.config as Record<string, unknown>,
+    });
     const state = fixtureText.split(BASE_URL_PLACEHOLDER).join(svc.url).split(oldTemplateId).join(template.id);
 
     s = await newStack({
@@ -97,8 +112,13 @@ describe("a stack written by 0.1.0", () => {
     // The live workloads, as 0.1.0 left them: each one's spec and credentials from the (decrypted) state.
     const workloads = resourcesOf(await s.stack.exportStack()).filter(isWorkload);
     expect(workloads).toHaveLength(6);
-    for (const w of workloads) await client.upsertWorkload(w.outputs?.type as never, bodyOf(revealed(w.outputs) as Record<string, unknown>));
-    for (const w of workloads) await until(`${String(w.outputs?.workloadId)} Running`, async () => (await client.getStatus(String(w.outputs?.workloadId))).phase === "Running");
+    for (const w of workloads)
+      await client.upsertWorkload(w.outputs?.type as never, bodyOf(revealed(w.outputs) as Record<string, unknown>));
+    for (const w of workloads)
+      await until(
+        `${String(w.outputs?.workloadId)} Running`,
+        async () => (await client.getStatus(String(w.outputs?.workloadId))).phase === "Running",
+      );
     await s.assertNoPlaintext();
   });
 
@@ -111,7 +131,14 @@ describe("a stack written by 0.1.0", () => {
   it("should `up` with nothing to do, then `refresh` from the live workloads", async () => {
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ same: FIXTURE_RESOURCE_COUNT });
-    expect(up.outputs.phases.value).toEqual({ vm: "Running", web: "Running", browser: "Running", controller: "Running", db: "Running", generic: "Running" });
+    expect(up.outputs.phases.value).toEqual({
+      vm: "Running",
+      web: "Running",
+      browser: "Running",
+      controller: "Running",
+      db: "Running",
+      generic: "Running",
+    });
     // The inputs take the one-line provider; unchanged resources keep the outputs 0.1.0 recorded,
     // its `__provider` included: the refresh and destroy below run that text, which loads this
     // package by name.
@@ -135,23 +162,43 @@ describe("a stack written by 0.1.0", () => {
 
 describe("the state of a Pod", () => {
   it("should take at most 3,000 bytes in `pulumi stack export`, 4,000 fewer than with 0.1.0", async () => {
-    const podNamed = (deployment: unknown, name: string): StateResource => resourcesOf(deployment).find((r) => r.urn.endsWith(`wws:Pod::${name}`)) as StateResource;
+    const podNamed = (deployment: unknown, name: string): StateResource =>
+      resourcesOf(deployment).find((r) => r.urn.endsWith(`wws:Pod::${name}`)) as StateResource;
     const s = await newStack({
       program: async () => {
         // The fixture's Pod, in a Workspace, and the benchmark's (`npm run bench`), connected through the stack config.
-        new wws.Pod("web", { workspace: new wws.Workspace("ws", { name: FIXTURE_WORKSPACE }), image: "nginx:1.27", cpu: "250m", memory: "256Mi", ports: [{ name: "http", port: 80 }] });
+        new wws.Pod("web", {
+          workspace: new wws.Workspace("ws", { name: FIXTURE_WORKSPACE }),
+          image: "nginx:1.27",
+          cpu: "250m",
+          memory: "256Mi",
+          ports: [{ name: "http", port: 80 }],
+        });
         new wws.Pod("pod-0", { image: "nginx:1.27", readyTimeoutSeconds: 120 });
       },
-      config: { "wws:baseUrl": { value: svc.url }, "wws:workspace": { value: FIXTURE_WORKSPACE }, "wws:apiKey": { value: apiKey, secret: true } },
+      config: {
+        "wws:baseUrl": { value: svc.url },
+        "wws:workspace": { value: FIXTURE_WORKSPACE },
+        "wws:apiKey": { value: apiKey, secret: true },
+      },
       secrets: [apiKey],
     });
     try {
       await s.up();
       const state = await s.stack.exportStack();
-      const [web010, web, bench] = [podNamed(JSON.parse(fixtureText), "web"), podNamed(state, "web"), podNamed(state, "pod-0")];
+      const [web010, web, bench] = [
+        podNamed(JSON.parse(fixtureText), "web"),
+        podNamed(state, "web"),
+        podNamed(state, "pod-0"),
+      ];
       const bytes = { web: { v010: exportBytes(web010), now: exportBytes(web) }, bench: exportBytes(bench) };
-      const nested = { web: { v010: exportBytes(web010, true), now: exportBytes(web, true) }, bench: exportBytes(bench, true) };
-      console.log(`bytes per Pod in pulumi stack export: ${JSON.stringify(bytes)}; nested in the file: ${JSON.stringify(nested)}`);
+      const nested = {
+        web: { v010: exportBytes(web010, true), now: exportBytes(web, true) },
+        bench: exportBytes(bench, true),
+      };
+      console.log(
+        `bytes per Pod in pulumi stack export: ${JSON.stringify(bytes)}; nested in the file: ${JSON.stringify(nested)}`,
+      );
       expect(bytes.bench).toBeLessThanOrEqual(3_000);
       expect(bytes.web.v010 - bytes.web.now).toBeGreaterThan(4_000);
       await s.destroy();

@@ -16,5 +16,9 @@ export function buildIfStale(): void {
   const marker = path.join(ROOT, "dist/index.js");
   const built = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
   if (Math.max(...SOURCES.map((s) => newestSource(path.join(ROOT, s)))) <= built) return;
-  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [require.resolve("typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json")],
+    { cwd: ROOT, stdio: "pipe" },
+  );
 }

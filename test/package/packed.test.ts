@@ -20,7 +20,11 @@ jest.setTimeout(300_000);
 
 const execFileAsync = promisify(execFile);
 const npm = (args: string[], cwd: string) =>
-  execFileAsync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` }, maxBuffer: 16 * 1024 * 1024 });
+  execFileAsync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd,
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` },
+    maxBuffer: 16 * 1024 * 1024,
+  });
 
 let tmp: string;
 let app: string;
@@ -37,7 +41,10 @@ beforeAll(async () => {
   fs.mkdirSync(app);
   const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], ROOT);
   const tarball = path.join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0].filename);
-  fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "a-team-stack", private: true, main: "index.js" }));
+  fs.writeFileSync(
+    path.join(app, "package.json"),
+    JSON.stringify({ name: "a-team-stack", private: true, main: "index.js" }),
+  );
   await npm(["install", "--prefer-offline", "--ignore-scripts", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`], app);
 });
 
@@ -52,24 +59,45 @@ afterAll(async () => {
 it("should ship the built package, its two commands and no sources or tests", () => {
   const pkg = path.join(app, "node_modules/pulumi-wws");
   expect(fs.realpathSync(pkg).startsWith(fs.realpathSync(app))).toBe(true); // a copy, not a link into the checkout
-  for (const f of ["dist/index.js", "dist/index.d.ts", "dist/testing/index.js", "dist/cli/main.js", "dist/server/cli.js", "openapi/openapi.json"]) expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, true]);
-  for (const f of ["test", "provider", "sdk", "dist/bench", "index.ts"]) expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, false]);
+  for (const f of [
+    "dist/index.js",
+    "dist/index.d.ts",
+    "dist/testing/index.js",
+    "dist/cli/main.js",
+    "dist/server/cli.js",
+    "openapi/openapi.json",
+  ])
+    expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, true]);
+  for (const f of ["test", "provider", "sdk", "dist/bench", "index.ts"])
+    expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, false]);
   const help = execFileSync(path.join(app, "node_modules/.bin/wws-local"), ["--help"], { encoding: "utf8" });
   expect(help).toContain("Usage: wws-local [options]");
   expect(help).toContain("--reconcile-ms MS");
-  const importHelp = execFileSync(path.join(app, "node_modules/.bin/pulumi-wws"), ["import", "--help"], { encoding: "utf8" });
+  const importHelp = execFileSync(path.join(app, "node_modules/.bin/pulumi-wws"), ["import", "--help"], {
+    encoding: "utf8",
+  });
   expect(importHelp).toContain("Usage: pulumi-wws import --workspace NAME --out DIR");
 });
 
 it("should run up, preview, refresh and destroy of every resource against `wws-local`", async () => {
-  service = spawn(path.join(app, "node_modules/.bin/wws-local"), ["--port", "0", "--reconcile-ms", "20", "--key", `${workspace}=${apiKey}`, "--quiet"], { cwd: app });
+  service = spawn(
+    path.join(app, "node_modules/.bin/wws-local"),
+    ["--port", "0", "--reconcile-ms", "20", "--key", `${workspace}=${apiKey}`, "--quiet"],
+    { cwd: app },
+  );
   serviceExit = new Promise((resolve) => service?.on("exit", (code) => resolve(code)));
   let out = "";
   service.stdout.on("data", (d) => (out += d));
-  baseUrl = await until("wws-local to print its listening line", async () => out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1]);
+  baseUrl = await until(
+    "wws-local to print its listening line",
+    async () => out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1],
+  );
 
   fs.copyFileSync(path.join(__dirname, "every-resource.js"), path.join(app, "index.js"));
-  fs.writeFileSync(path.join(app, "Pulumi.yaml"), "name: a-team-stack\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n");
+  fs.writeFileSync(
+    path.join(app, "Pulumi.yaml"),
+    "name: a-team-stack\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n",
+  );
   const backend = path.join(tmp, "backend");
   fs.mkdirSync(backend);
   const envVars = {
@@ -79,7 +107,10 @@ it("should run up, preview, refresh and destroy of every resource against `wws-l
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
   };
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "ci", workDir: app }, { pulumiCommand: await pulumiCommand(), envVars });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "ci", workDir: app },
+    { pulumiCommand: await pulumiCommand(), envVars },
+  );
   await stack.setAllConfig({
     "wws:baseUrl": { value: baseUrl },
     "wws:workspace": { value: workspace },
@@ -94,8 +125,17 @@ it("should run up, preview, refresh and destroy of every resource against `wws-l
     expect(up.outputs.vmPhase.value).toBe("Running");
     expect(up.outputs.webStatus.value).toBe("Running");
     expect(up.outputs.region.value).toBe("eu-central");
-    expect(up.outputs.dbConnectionUri.value).toBe(`postgresql://app@db.${workspace}.workloads.localhost:5432/postgres?sslmode=require`);
-    expect((await client.getSpec()).workloads.map((w) => `${w.id}:${w.type}`).sort()).toEqual(["browser:browser", "cache:storage", "controller:controller", "db:storage", "vm:vm-ubuntu", "web:pod"]);
+    expect(up.outputs.dbConnectionUri.value).toBe(
+      `postgresql://app@db.${workspace}.workloads.localhost:5432/postgres?sslmode=require`,
+    );
+    expect((await client.getSpec()).workloads.map((w) => `${w.id}:${w.type}`).sort()).toEqual([
+      "browser:browser",
+      "cache:storage",
+      "controller:controller",
+      "db:storage",
+      "vm:vm-ubuntu",
+      "web:pod",
+    ]);
     expect((await client.listTemplates()).map((t) => t.id)).toEqual([up.outputs.templateId.value]);
 
     const preview = await stack.preview();
@@ -120,10 +160,15 @@ it("should run up, preview, refresh and destroy of every resource against `wws-l
 it("should pass examples/testing's own test (pulumi-wws/testing, node --test) in the installed project", async () => {
   const dir = path.join(app, "testing-example");
   fs.mkdirSync(dir);
-  for (const f of ["Pulumi.yaml", "index.js", "stack.test.js"]) fs.copyFileSync(path.join(ROOT, "examples/testing", f), path.join(dir, f));
+  for (const f of ["Pulumi.yaml", "index.js", "stack.test.js"])
+    fs.copyFileSync(path.join(ROOT, "examples/testing", f), path.join(dir, f));
   const r = await execFileAsync(process.execPath, ["--test", "stack.test.js"], {
     cwd: dir,
-    env: { ...process.env, PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env.PATH].join(path.delimiter), PULUMI_SKIP_UPDATE_CHECK: "true" },
+    env: {
+      ...process.env,
+      PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+    },
   }).catch((err: { stdout?: string; stderr?: string }) => {
     throw new Error(`node --test failed:\n${err.stdout}\n${err.stderr}`);
   });

@@ -6,7 +6,12 @@ import type { StackConfig } from "../../provider/dynamic/connection";
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
 const PASSWORD = "check-Pass-Word-9";
 const config = (values: Record<string, string>): StackConfig => ({ get: (k) => values[k] });
-const vm = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ workloadId: "web", type: "vm-ubuntu", credentials: { password: PASSWORD }, ...extra });
+const vm = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  workloadId: "web",
+  type: "vm-ubuntu",
+  credentials: { password: PASSWORD },
+  ...extra,
+});
 
 describe("checkWorkload", () => {
   it("should accept a valid workload and write the resolved workspace and base URL, never the key, into the inputs", () => {
@@ -17,9 +22,27 @@ describe("checkWorkload", () => {
   });
 
   it("should report every bad field at once, with its path and the fix", () => {
-    const { failures } = checkWorkload({}, vm({ workloadId: "Web_1", cpus: "two", memory: "4GB", ports: [{ port: 0 }], placement: { region: "eu", host: "h1" }, color: "red" }), { env: ENV });
+    const { failures } = checkWorkload(
+      {},
+      vm({
+        workloadId: "Web_1",
+        cpus: "two",
+        memory: "4GB",
+        ports: [{ port: 0 }],
+        placement: { region: "eu", host: "h1" },
+        color: "red",
+      }),
+      { env: ENV },
+    );
     const byProperty = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
-    expect(Object.keys(byProperty).sort()).toEqual(["color", "cpus", "memory", "placement.host", "ports[0].port", "workloadId"]);
+    expect(Object.keys(byProperty).sort()).toEqual([
+      "color",
+      "cpus",
+      "memory",
+      "placement.host",
+      "ports[0].port",
+      "workloadId",
+    ]);
     expect(byProperty.workloadId).toMatch(/lower-case letters, digits and '-'/);
     expect(byProperty.memory).toMatch(/size such as 512Mi, 4Gi or 1Ti/);
     expect(byProperty["placement.host"]).toMatch(/not both/);
@@ -27,27 +50,62 @@ describe("checkWorkload", () => {
   });
 
   it("should report cross-field rules together with the other failures", () => {
-    const { failures } = checkWorkload({}, { workloadId: "db", type: "storage", engine: "redis", cpu: "lots", backup: { enabled: true }, credentials: { password: PASSWORD } }, { env: ENV });
+    const { failures } = checkWorkload(
+      {},
+      {
+        workloadId: "db",
+        type: "storage",
+        engine: "redis",
+        cpu: "lots",
+        backup: { enabled: true },
+        credentials: { password: PASSWORD },
+      },
+      { env: ENV },
+    );
     expect(failures.map((f) => f.property).sort()).toEqual(["backup", "cpu"]);
   });
 
   it("should require credentials for a new VM, but not for an update or an adoption", () => {
     const noCreds = vm({ credentials: undefined });
-    expect(checkWorkload({}, noCreds, { env: ENV }).failures).toEqual([{ property: "", reason: expect.stringMatching(/^credentials: required for a new VM/) }]);
+    expect(checkWorkload({}, noCreds, { env: ENV }).failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^credentials: required for a new VM/) },
+    ]);
     expect(checkWorkload(vm(), noCreds, { env: ENV }).failures).toEqual([]);
     expect(checkWorkload({}, { ...noCreds, adopt: true }, { env: ENV }).failures).toEqual([]);
   });
 
   it("should never name a secret field as the failing property, nor quote a secret", () => {
-    const { failures } = checkWorkload({}, { workloadId: "db", type: "storage", engine: "postgres", credentials: { password: "", extra: PASSWORD }, apiKey: "has space" }, { env: ENV });
+    const { failures } = checkWorkload(
+      {},
+      {
+        workloadId: "db",
+        type: "storage",
+        engine: "postgres",
+        credentials: { password: "", extra: PASSWORD },
+        apiKey: "has space",
+      },
+      { env: ENV },
+    );
     expect(failures.map((f) => f.property).sort()).toEqual(["", "credentials.extra", "credentials.password"]);
     expect(JSON.stringify(failures)).not.toContain(PASSWORD);
-    expect(failures.find((f) => f.property === "")?.reason).toMatch(/^apiKey: apiKey must be a non-empty string of printable ASCII/);
+    expect(failures.find((f) => f.property === "")?.reason).toMatch(
+      /^apiKey: apiKey must be a non-empty string of printable ASCII/,
+    );
   });
 
   it("should let unknown values through and skip the rules that depend on them", () => {
-    const news = { workloadId: UNKNOWN, type: "pod", image: UNKNOWN, cpu: "x", ports: [{ name: "http", port: UNKNOWN }], apiKey: UNKNOWN };
-    const { failures } = checkWorkload({}, news, { env: {} , config: config({ "wws:baseUrl": "http://h", "wws:workspace": "demo" }) });
+    const news = {
+      workloadId: UNKNOWN,
+      type: "pod",
+      image: UNKNOWN,
+      cpu: "x",
+      ports: [{ name: "http", port: UNKNOWN }],
+      apiKey: UNKNOWN,
+    };
+    const { failures } = checkWorkload({}, news, {
+      env: {},
+      config: config({ "wws:baseUrl": "http://h", "wws:workspace": "demo" }),
+    });
     expect(failures.map((f) => f.property)).toEqual(["cpu"]);
     expect(checkWorkload({}, { workloadId: "w", type: UNKNOWN, whatever: 1 }, { env: ENV }).failures).toEqual([]);
   });
@@ -56,55 +114,102 @@ describe("checkWorkload", () => {
     const { failures } = checkWorkload({}, vm(), { env: {} });
     expect(failures).toHaveLength(3);
     const text = failures.map((f) => `${f.property}: ${f.reason}`).join("\n");
-    for (const s of ["`baseUrl` argument", "wws:baseUrl", "WWS_BASE_URL", "wws:workspace", "WWS_WORKSPACE", "`apiKey` argument", "--secret wws:apiKey", "WWS_API_KEY"]) expect(text).toContain(s);
+    for (const s of [
+      "`baseUrl` argument",
+      "wws:baseUrl",
+      "WWS_BASE_URL",
+      "wws:workspace",
+      "WWS_WORKSPACE",
+      "`apiKey` argument",
+      "--secret wws:apiKey",
+      "WWS_API_KEY",
+    ])
+      expect(text).toContain(s);
   });
 
   it("should take each setting from the arguments, then the stack config, then the environment", () => {
     const sources = { env: ENV, config: config({ "wws:workspace": "from-config" }) };
-    expect(checkWorkload({}, vm(), sources).inputs).toMatchObject({ workspace: "from-config", baseUrl: ENV.WWS_BASE_URL });
+    expect(checkWorkload({}, vm(), sources).inputs).toMatchObject({
+      workspace: "from-config",
+      baseUrl: ENV.WWS_BASE_URL,
+    });
     expect(checkWorkload({}, vm({ workspace: "from-args" }), sources).inputs.workspace).toBe("from-args");
-    expect(checkWorkload({}, vm({ workspace: "Bad Name" }), sources).failures[0]).toEqual({ property: "workspace", reason: expect.stringMatching(/^workspace must be 1-63/) });
+    expect(checkWorkload({}, vm({ workspace: "Bad Name" }), sources).failures[0]).toEqual({
+      property: "workspace",
+      reason: expect.stringMatching(/^workspace must be 1-63/),
+    });
   });
 
   it("should check the options", () => {
-    const { failures } = checkWorkload({}, vm({ readyTimeoutSeconds: -1, waitForReady: "yes", restartTrigger: { a: 1 } }), { env: ENV });
+    const { failures } = checkWorkload(
+      {},
+      vm({ readyTimeoutSeconds: -1, waitForReady: "yes", restartTrigger: { a: 1 } }),
+      { env: ENV },
+    );
     expect(failures.map((f) => f.property).sort()).toEqual(["readyTimeoutSeconds", "restartTrigger", "waitForReady"]);
   });
 
   it("should refuse an unknown type, naming the valid ones", () => {
     expect(checkWorkload({}, { workloadId: "w", type: "vm-debian" }, { env: ENV }).failures).toEqual([
-      { property: "type", reason: expect.stringContaining("vm-ubuntu, vm-ubuntu-desktop, vm-windows, pod, browser, controller, storage") },
+      {
+        property: "type",
+        reason: expect.stringContaining("vm-ubuntu, vm-ubuntu-desktop, vm-windows, pod, browser, controller, storage"),
+      },
     ]);
   });
 });
 
 describe("checkTemplate", () => {
-  const tpl = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name: "base", kind: "browser", config: { browser: { aiAgent: { enabled: true } } }, ...extra });
+  const tpl = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    name: "base",
+    kind: "browser",
+    config: { browser: { aiAgent: { enabled: true } } },
+    ...extra,
+  });
 
   it("should accept a valid template", () => {
     expect(checkTemplate(tpl(), { env: ENV }).failures).toEqual([]);
   });
 
   it("should refuse every password the service would strip, at its path, without quoting it", () => {
-    const { failures } = checkTemplate(tpl({ kind: "vm-ubuntu", config: { password: PASSWORD, vm: { password: PASSWORD, credentials: { password: PASSWORD } } } }), { env: ENV });
-    expect(failures.map((f) => f.property).sort()).toEqual(["config.password", "config.vm.credentials.password", "config.vm.password"]);
+    const { failures } = checkTemplate(
+      tpl({
+        kind: "vm-ubuntu",
+        config: { password: PASSWORD, vm: { password: PASSWORD, credentials: { password: PASSWORD } } },
+      }),
+      { env: ENV },
+    );
+    expect(failures.map((f) => f.property).sort()).toEqual([
+      "config.password",
+      "config.vm.credentials.password",
+      "config.vm.password",
+    ]);
     expect(failures[0].reason).toMatch(/cannot hold a password/);
     expect(JSON.stringify(failures)).not.toContain(PASSWORD);
   });
 
   it("should refuse a config over 64 KB at preview", () => {
     const { failures } = checkTemplate(tpl({ config: { browser: { blob: "x".repeat(70 * 1024) } } }), { env: ENV });
-    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^config: at most 65536 bytes serialized/) }]);
+    expect(failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^config: at most 65536 bytes serialized/) },
+    ]);
     // Also when another field fails (zod then skips the rule that measures the config).
-    const both = checkTemplate({ kind: "nope", config: { browser: { blob: "x".repeat(70 * 1024) } } }, { env: ENV }).failures;
+    const both = checkTemplate(
+      { kind: "nope", config: { browser: { blob: "x".repeat(70 * 1024) } } },
+      { env: ENV },
+    ).failures;
     expect(both.map((f) => f.property)).toEqual(["name", "kind", ""]);
-    expect(both[2].reason).toMatch(/^config: at most 65536 bytes serialized \(64 KB\); this one is \d+: make it smaller/);
+    expect(both[2].reason).toMatch(
+      /^config: at most 65536 bytes serialized \(64 KB\); this one is \d+: make it smaller/,
+    );
   });
 
   it("should report the schema's failures per field, and let unknowns through", () => {
     const failures = checkTemplate({ kind: "pod", config: { vm: {} }, extra: 1 }, { env: ENV }).failures;
     expect(failures.map((f) => f.property).sort()).toEqual(["config.pod", "config.vm", "extra", "name"]);
-    expect(failures.find((f) => f.property === "config.vm")?.reason).toBe("a pod template holds its spec under config.pod only");
+    expect(failures.find((f) => f.property === "config.vm")?.reason).toBe(
+      "a pod template holds its spec under config.pod only",
+    );
     expect(checkTemplate({ name: UNKNOWN, kind: "pod", config: UNKNOWN }, { env: ENV }).failures).toEqual([]);
   });
 });

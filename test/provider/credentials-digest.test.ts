@@ -2,15 +2,24 @@ import { diffWorkload } from "../../provider/dynamic/diff-workload";
 import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
 import { PASSWORD, apiRequests, change, startHarness, up, type Harness } from "./harness";
 
-const vm = (password: string) => ({ workloadId: "web", type: "vm-ubuntu", cpus: 2, credentials: { username: "ops", password } });
+const vm = (password: string) => ({
+  workloadId: "web",
+  type: "vm-ubuntu",
+  cpus: 2,
+  credentials: { username: "ops", password },
+});
 const db = (password: string) => ({ workloadId: "db", type: "storage", engine: "postgres", credentials: { password } });
 
 describe("credentials compared by digest", () => {
   it("should seal the password into a digest salted by the workload id, keeping the username", () => {
     const sealed = sealCredentials(vm(PASSWORD));
     expect(JSON.stringify(sealed)).not.toContain(PASSWORD);
-    expect(sealed).toMatchObject({ credentials: { username: "ops", digest: expect.stringMatching(/^scrypt1:[A-Za-z0-9_-]{43}$/) } });
-    expect(credentialsDigest("other", vm(PASSWORD).credentials)).not.toBe((sealed.credentials as { digest: string }).digest);
+    expect(sealed).toMatchObject({
+      credentials: { username: "ops", digest: expect.stringMatching(/^scrypt1:[A-Za-z0-9_-]{43}$/) },
+    });
+    expect(credentialsDigest("other", vm(PASSWORD).credentials)).not.toBe(
+      (sealed.credentials as { digest: string }).digest,
+    );
   });
 
   it("should see no change for the same password, sealed or not", () => {
@@ -23,15 +32,22 @@ describe("credentials compared by digest", () => {
     const vmDiff = diffWorkload(sealCredentials(vm(PASSWORD)), sealCredentials(vm("another-Pw-1")));
     expect(vmDiff.replaces).toEqual([]);
     expect(vmDiff.changes).not.toBe(false);
-    expect(diffWorkload(sealCredentials(db(PASSWORD)), sealCredentials(db("another-Pw-1"))).replaces).toEqual(["credentials"]);
+    expect(diffWorkload(sealCredentials(db(PASSWORD)), sealCredentials(db("another-Pw-1"))).replaces).toEqual([
+      "credentials",
+    ]);
   });
 
   it("should diff a state written by 0.1.0, which kept the password, cleanly", () => {
     const legacy = { ...vm(PASSWORD), phase: "Running", generation: 1, observedGeneration: 1 };
     expect(diffWorkload(legacy, sealCredentials(vm(PASSWORD))).changes).toBe(false);
-    expect(diffWorkload({ ...db(PASSWORD), phase: "Running" }, sealCredentials(db("another-Pw-1"))).replaces).toEqual(["credentials"]);
+    expect(diffWorkload({ ...db(PASSWORD), phase: "Running" }, sealCredentials(db("another-Pw-1"))).replaces).toEqual([
+      "credentials",
+    ]);
     // Another change: decided by this diff alone, never by the engine's diff of a password against a digest.
-    const grown = diffWorkload({ ...db(PASSWORD), phase: "Running" }, { ...sealCredentials(db(PASSWORD)), memory: "2Gi" });
+    const grown = diffWorkload(
+      { ...db(PASSWORD), phase: "Running" },
+      { ...sealCredentials(db(PASSWORD)), memory: "2Gi" },
+    );
     expect(grown).toMatchObject({ changes: true, replaces: [] });
   });
 

@@ -20,9 +20,21 @@ const vmState = sealCredentials({
   __provider: "stub",
 });
 /** The same resource's checked inputs: the state without the service's outputs. */
-const without = (o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
-const vmNews = (): Record<string, unknown> => ({ ...without(vmState, "phase", "generation", "observedGeneration"), __provider: "another stub" });
-const dbState = sealCredentials({ workloadId: "db", type: "storage", engine: "postgres", credentials: { password: PASSWORD }, workspace: "demo", baseUrl: "http://x", phase: "Running" });
+const without = (o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const vmNews = (): Record<string, unknown> => ({
+  ...without(vmState, "phase", "generation", "observedGeneration"),
+  __provider: "another stub",
+});
+const dbState = sealCredentials({
+  workloadId: "db",
+  type: "storage",
+  engine: "postgres",
+  credentials: { password: PASSWORD },
+  workspace: "demo",
+  baseUrl: "http://x",
+  phase: "Running",
+});
 
 describe("diffWorkload", () => {
   it.each([
@@ -52,25 +64,40 @@ describe("diffWorkload", () => {
     ["the credentials (set once)", { credentials: { password: "other-Pass-3" } }, ["credentials"]],
     ["the username", { credentials: { username: "admin", password: PASSWORD } }, ["credentials"]],
   ])("should replace a database, freeing its id first, when %s changes", (_what, over, replaces) => {
-    expect(diffWorkload(dbState, { ...without(dbState, "phase"), ...over })).toEqual({ changes: undefined, replaces, deleteBeforeReplace: true });
+    expect(diffWorkload(dbState, { ...without(dbState, "phase"), ...over })).toEqual({
+      changes: undefined,
+      replaces,
+      deleteBeforeReplace: true,
+    });
   });
 
   it("should update a database in place for any other field, and keep equal secrets unchanged", () => {
     const inputs = without(dbState, "phase");
-    expect(diffWorkload(dbState, { ...inputs, credentials: { password: PASSWORD } })).toMatchObject({ changes: false, replaces: [] });
-    expect(diffWorkload(dbState, { ...inputs, adminConsole: true })).toMatchObject({ changes: undefined, replaces: [] });
+    expect(diffWorkload(dbState, { ...inputs, credentials: { password: PASSWORD } })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
+    expect(diffWorkload(dbState, { ...inputs, adminConsole: true })).toMatchObject({
+      changes: undefined,
+      replaces: [],
+    });
   });
 
   it("should not replace a database whose state has no credentials (adopted), sending them instead", () => {
     const state = without(dbState, "credentials");
-    expect(diffWorkload(state, { ...without(state, "phase"), credentials: { password: PASSWORD } })).toMatchObject({ changes: undefined, replaces: [] });
+    expect(diffWorkload(state, { ...without(state, "phase"), credentials: { password: PASSWORD } })).toMatchObject({
+      changes: undefined,
+      replaces: [],
+    });
   });
 
   it("should ask for an update that waits again when the last wait did not finish, unless waiting is off", () => {
     const kept = { ...vmState, phase: "Pending", observedGeneration: 0 };
     expect(diffWorkload(kept, vmNews())).toMatchObject({ changes: true, replaces: [] });
     expect(diffWorkload({ ...vmState, phase: "Failed" }, vmNews())).toMatchObject({ changes: true, replaces: [] });
-    expect(diffWorkload({ ...kept, waitForReady: false }, { ...vmNews(), waitForReady: false })).toMatchObject({ changes: false });
+    expect(diffWorkload({ ...kept, waitForReady: false }, { ...vmNews(), waitForReady: false })).toMatchObject({
+      changes: false,
+    });
   });
 });
 
@@ -78,10 +105,30 @@ describe("classifyWorkloadChanges", () => {
   // diffWorkload answers the same for all of these (an input change, nothing replaced); what
   // `update` then does (restart, upsert, or only record) is decided here.
   it.each([
-    ["restart, and send nothing, when the trigger's value changes", vmState, { ...vmNews(), restartTrigger: "b" }, { restart: true, updates: [], local: [] }],
-    ["only record a trigger that is removed", vmState, without(vmNews(), "restartTrigger"), { restart: false, updates: [], local: ["restartTrigger"] }],
-    ["only record a trigger that is added", without(vmState, "restartTrigger"), vmNews(), { restart: false, updates: [], local: ["restartTrigger"] }],
-    ["restart and send the spec when both change", vmState, { ...vmNews(), restartTrigger: "b", cpus: 4 }, { restart: true, updates: ["cpus"], local: [] }],
+    [
+      "restart, and send nothing, when the trigger's value changes",
+      vmState,
+      { ...vmNews(), restartTrigger: "b" },
+      { restart: true, updates: [], local: [] },
+    ],
+    [
+      "only record a trigger that is removed",
+      vmState,
+      without(vmNews(), "restartTrigger"),
+      { restart: false, updates: [], local: ["restartTrigger"] },
+    ],
+    [
+      "only record a trigger that is added",
+      without(vmState, "restartTrigger"),
+      vmNews(),
+      { restart: false, updates: [], local: ["restartTrigger"] },
+    ],
+    [
+      "restart and send the spec when both change",
+      vmState,
+      { ...vmNews(), restartTrigger: "b", cpus: 4 },
+      { restart: true, updates: ["cpus"], local: [] },
+    ],
   ])("should %s", (_what, olds, news, expected) => {
     expect(classifyWorkloadChanges(olds, news)).toEqual({ replaces: [], resumeWait: false, ...expected });
   });
@@ -89,8 +136,24 @@ describe("classifyWorkloadChanges", () => {
 
 describe("template diff", () => {
   const provider = createTemplateProvider(createContext({ env: {} }));
-  const state = { name: "t", kind: "pod", config: { pod: { image: "nginx" } }, workspace: "demo", baseUrl: "http://x", templateId: "tpl_1", createdAt: "2026-01-01T00:00:00Z", __provider: "s" };
-  const news = { name: "t", kind: "pod", config: { pod: { image: "nginx" } }, workspace: "demo", baseUrl: "http://x", __provider: "s2" };
+  const state = {
+    name: "t",
+    kind: "pod",
+    config: { pod: { image: "nginx" } },
+    workspace: "demo",
+    baseUrl: "http://x",
+    templateId: "tpl_1",
+    createdAt: "2026-01-01T00:00:00Z",
+    __provider: "s",
+  };
+  const news = {
+    name: "t",
+    kind: "pod",
+    config: { pod: { image: "nginx" } },
+    workspace: "demo",
+    baseUrl: "http://x",
+    __provider: "s2",
+  };
 
   it.each([
     ["nothing", {}, false, []],
@@ -100,6 +163,10 @@ describe("template diff", () => {
     ["the workspace", { workspace: "prod" }, undefined, ["workspace"]],
     ["the base URL only", { baseUrl: "http://y" }, undefined, []],
   ])("should diff %s", async (_what, over, changes, replaces) => {
-    expect(await provider.diff("demo/tpl_1", state, { ...news, ...over })).toMatchObject({ changes, replaces, deleteBeforeReplace: false });
+    expect(await provider.diff("demo/tpl_1", state, { ...news, ...over })).toMatchObject({
+      changes,
+      replaces,
+      deleteBeforeReplace: false,
+    });
   });
 });

@@ -15,11 +15,17 @@ describe("getFleetHosts and getWorkloadStatus", () => {
   afterEach(() => pulumi.runtime.setAllConfig({}));
 
   it("should read the fleet with the connection from the stack config, as a plain (not secret) output", async () => {
-    pulumi.runtime.setAllConfig({ "wws:baseUrl": h.svc.url, "wws:workspace": "demo", "wws:apiKey": KEY }, ["wws:apiKey"]);
+    pulumi.runtime.setAllConfig({ "wws:baseUrl": h.svc.url, "wws:workspace": "demo", "wws:apiKey": KEY }, [
+      "wws:apiKey",
+    ]);
     const fleet = getFleetHosts();
     const value = await valueOf(fleet);
     expect(value.regions.length).toBeGreaterThan(0);
-    expect(value.regions[0].hosts[0]).toMatchObject({ name: expect.any(String), capacity: expect.any(Object), free: expect.any(Object) });
+    expect(value.regions[0].hosts[0]).toMatchObject({
+      name: expect.any(String),
+      capacity: expect.any(Object),
+      free: expect.any(Object),
+    });
     expect(await secretOf(fleet)).toBe(false);
   });
 
@@ -37,6 +43,10 @@ describe("getFleetHosts and getWorkloadStatus", () => {
     expect(() => programConnection("getFleetHosts", { workspace: "demo" }, {})).toThrow(
       /^getFleetHosts: no base URL is set: .*WWS_BASE_URL; no API key is set: .*--secret wws:apiKey.*WWS_API_KEY$/,
     );
-    expect(programConnection("f", { workspace: "demo" }, { WWS_BASE_URL: "http://h", WWS_API_KEY: "k-1234" })).toEqual({ workspace: "demo", baseUrl: "http://h", apiKey: "k-1234" });
+    expect(programConnection("f", { workspace: "demo" }, { WWS_BASE_URL: "http://h", WWS_API_KEY: "k-1234" })).toEqual({
+      workspace: "demo",
+      baseUrl: "http://h",
+      apiKey: "k-1234",
+    });
   });
 });

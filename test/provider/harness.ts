@@ -36,10 +36,19 @@ export interface Harness {
  * provider implementations wired to it through the environment.
  */
 export async function startHarness(service: ServiceOptions = {}): Promise<Harness> {
-  const svc = await startTestService({ keys: { demo: KEY, other: OTHER_KEY }, reconcileMs: 20, controlToken: CONTROL_TOKEN, ...service });
+  const svc = await startTestService({
+    keys: { demo: KEY, other: OTHER_KEY },
+    reconcileMs: 20,
+    controlToken: CONTROL_TOKEN,
+    ...service,
+  });
   const env = { WWS_BASE_URL: svc.url, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY };
   const lines: string[] = [];
-  const ctx = createContext({ env, progress: { write: (l) => lines.push(l) }, waitTiming: { pollMinMs: 20, pollMaxMs: 200, safetyPollMs: 500 } });
+  const ctx = createContext({
+    env,
+    progress: { write: (l) => lines.push(l) },
+    waitTiming: { pollMinMs: 20, pollMaxMs: 200, safetyPollMs: 500 },
+  });
   const client = new WorkspaceClient({ baseUrl: svc.url, workspace: "demo", apiKey: KEY });
   return {
     svc,
@@ -69,8 +78,15 @@ export async function up(provider: ProviderImpl, news: Props): Promise<{ id: str
 }
 
 /** What the engine does for an existing resource: `check` against the old inputs, `diff`, and `update` when there are changes. */
-export async function change(provider: ProviderImpl, id: string, state: Props, news: Props): Promise<{ diff: Awaited<ReturnType<ProviderImpl["diff"]>>; outs?: Props }> {
-  const oldInputs = Object.fromEntries(Object.entries(state).filter(([k]) => !(OUTPUT_KEYS as readonly string[]).includes(k)));
+export async function change(
+  provider: ProviderImpl,
+  id: string,
+  state: Props,
+  news: Props,
+): Promise<{ diff: Awaited<ReturnType<ProviderImpl["diff"]>>; outs?: Props }> {
+  const oldInputs = Object.fromEntries(
+    Object.entries(state).filter(([k]) => !(OUTPUT_KEYS as readonly string[]).includes(k)),
+  );
   const checked = await provider.check(oldInputs, news);
   if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
   const inputs = { ...checked.inputs, __provider: STUB };

@@ -8,7 +8,9 @@ export interface Registered {
 }
 
 /** Pulumi mocks that record every resource registered; state = inputs plus `extra(type)`. */
-export async function recordResources(extra: (type: string) => Record<string, unknown> = () => ({})): Promise<Registered[]> {
+export async function recordResources(
+  extra: (type: string) => Record<string, unknown> = () => ({}),
+): Promise<Registered[]> {
   const registered: Registered[] = [];
   await pulumi.runtime.setMocks(
     {

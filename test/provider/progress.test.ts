@@ -28,7 +28,13 @@ class FakeClock implements Clock {
   }
 }
 
-const progress = (phase: string, elapsedMs: number, message?: string) => ({ id: "w", phase, message, status: { phase } as WorkloadStatus, elapsedMs });
+const progress = (phase: string, elapsedMs: number, message?: string) => ({
+  id: "w",
+  phase,
+  message,
+  status: { phase } as WorkloadStatus,
+  elapsedMs,
+});
 
 describe("ProgressReporter", () => {
   it("should say what is awaited, then one line per phase change", () => {
@@ -61,12 +67,21 @@ describe("ProgressReporter", () => {
     // the rest is three summaries, then nothing once every wait ended.
     expect(lines.filter((l) => l.startsWith("wws: waiting up to"))).toHaveLength(20);
     const summaries = lines.filter((l) => l.startsWith("wws: still waiting"));
-    expect(summaries).toEqual(Array(3).fill("wws: still waiting for 300 workloads (200 Provisioning, 100 Pending); longest: pod p0, 30 s").map((s, i) => s.replace("30 s", `${(i + 1) * 10} s`)));
+    expect(summaries).toEqual(
+      Array(3)
+        .fill("wws: still waiting for 300 workloads (200 Provisioning, 100 Pending); longest: pod p0, 30 s")
+        .map((s, i) => s.replace("30 s", `${(i + 1) * 10} s`)),
+    );
     expect(lines.length).toBeLessThan(30);
   });
 
   it("should never fail a wait because the output is broken", () => {
-    const r = new ProgressReporter({ write: () => { throw new Error("EPIPE"); }, clock: new FakeClock() });
+    const r = new ProgressReporter({
+      write: () => {
+        throw new Error("EPIPE");
+      },
+      clock: new FakeClock(),
+    });
     expect(() => r.begin("x", "to be ready", 1000).report(progress("Pending", 1))).not.toThrow();
   });
 });

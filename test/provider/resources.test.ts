@@ -14,7 +14,11 @@ describe("resource classes", () => {
   };
 
   beforeEach(async () => {
-    registered = await recordResources((type) => (type.startsWith("pulumi-nodejs:dynamic/wws:") && !type.endsWith("Template") ? { phase: "Running", restartCount: 0 } : {}));
+    registered = await recordResources((type) =>
+      type.startsWith("pulumi-nodejs:dynamic/wws:") && !type.endsWith("Template")
+        ? { phase: "Running", restartCount: 0 }
+        : {},
+    );
   });
 
   it("should register each class under its dynamic type token", async () => {
@@ -35,7 +39,9 @@ describe("resource classes", () => {
       generic: "pulumi-nodejs:dynamic/wws:Workload",
       tpl: "pulumi-nodejs:dynamic/wws:Template",
     });
-    expect([find("pod"), find("browser"), find("controller"), find("db"), find("generic")].map((r) => r.inputs.type)).toEqual(["pod", "browser", "controller", "storage", "browser"]);
+    expect(
+      [find("pod"), find("browser"), find("controller"), find("db"), find("generic")].map((r) => r.inputs.type),
+    ).toEqual(["pod", "browser", "controller", "storage", "browser"]);
   });
 
   it.each([
@@ -49,11 +55,27 @@ describe("resource classes", () => {
   });
 
   it("should default the workload id to the resource name and send the spec fields flat", async () => {
-    new VirtualMachine("web-1", { workspace: "demo", os: "ubuntu", cpus: 2, memory: "4Gi", placement: { region: "eu" }, credentials: { password: PASSWORD } });
+    new VirtualMachine("web-1", {
+      workspace: "demo",
+      os: "ubuntu",
+      cpus: 2,
+      memory: "4Gi",
+      placement: { region: "eu" },
+      credentials: { password: PASSWORD },
+    });
     new Pod("api", { workspace: "demo", workloadId: "api-v2", image: "nginx", ports: [{ name: "http", port: 80 }] });
     await settle();
-    expect(find("web-1").inputs).toMatchObject({ workloadId: "web-1", cpus: 2, memory: "4Gi", placement: { region: "eu" } });
-    expect(find("api").inputs).toMatchObject({ workloadId: "api-v2", image: "nginx", ports: [{ name: "http", port: 80 }] });
+    expect(find("web-1").inputs).toMatchObject({
+      workloadId: "web-1",
+      cpus: 2,
+      memory: "4Gi",
+      placement: { region: "eu" },
+    });
+    expect(find("api").inputs).toMatchObject({
+      workloadId: "api-v2",
+      image: "nginx",
+      ports: [{ name: "http", port: 80 }],
+    });
   });
 
   it("should make workloads given a Workspace its children, with its connection, unless their parent is set", async () => {
@@ -62,17 +84,30 @@ describe("resource classes", () => {
     const group = new pulumi.ComponentResource("test:index:Group", "group");
     const pod = new Pod("pod", { workspace: ws, image: "nginx", baseUrl: "http://override" }, { parent: group });
     await settle();
-    expect(await valueOf(vm.urn)).toBe("urn:pulumi:stack::project::wws:index:Workspace$pulumi-nodejs:dynamic/wws:VirtualMachine::vm");
+    expect(await valueOf(vm.urn)).toBe(
+      "urn:pulumi:stack::project::wws:index:Workspace$pulumi-nodejs:dynamic/wws:VirtualMachine::vm",
+    );
     expect(find("vm").inputs).toMatchObject({ workspace: "prod-ws", baseUrl: "http://svc:8787" });
-    expect(await valueOf(pod.urn)).toBe("urn:pulumi:stack::project::test:index:Group$pulumi-nodejs:dynamic/wws:Pod::pod");
+    expect(await valueOf(pod.urn)).toBe(
+      "urn:pulumi:stack::project::test:index:Group$pulumi-nodejs:dynamic/wws:Pod::pod",
+    );
     expect(find("pod").inputs).toMatchObject({ workspace: "prod-ws", baseUrl: "http://override" });
     expect(await valueOf(ws.name)).toBe("prod-ws");
     expect(await secretOf(ws.apiKey as pulumi.Output<unknown>)).toBe(true);
   });
 
   it("should send credentials and the API key as secrets even when given as plain strings", async () => {
-    const vm = new VirtualMachine("vm", { workspace: "demo", apiKey: API_KEY, os: "ubuntu", credentials: { password: PASSWORD } });
-    const db = new Database("db", { workspace: "demo", engine: "redis", credentials: { username: "u", password: PASSWORD } });
+    const vm = new VirtualMachine("vm", {
+      workspace: "demo",
+      apiKey: API_KEY,
+      os: "ubuntu",
+      credentials: { password: PASSWORD },
+    });
+    const db = new Database("db", {
+      workspace: "demo",
+      engine: "redis",
+      credentials: { username: "u", password: PASSWORD },
+    });
     await settle();
     const secret = (v: unknown): boolean => pulumi.runtime.isRpcSecret(v);
     expect(secret(find("vm").inputs.apiKey)).toBe(true);
@@ -84,7 +119,12 @@ describe("resource classes", () => {
 
   it("should keep every secret out of the serialized provider, which is the same for every resource", async () => {
     new VirtualMachine("a", { workspace: "demo", apiKey: API_KEY, os: "ubuntu", credentials: { password: PASSWORD } });
-    new Database("b", { workspace: "demo", apiKey: "other-Key-99", engine: "postgres", credentials: { password: "x-Pass-123" } });
+    new Database("b", {
+      workspace: "demo",
+      apiKey: "other-Key-99",
+      engine: "postgres",
+      credentials: { password: "x-Pass-123" },
+    });
     await settle();
     const a = String(find("a").inputs.__provider);
     expect(a).toBe(String(find("b").inputs.__provider));
@@ -97,7 +137,9 @@ describe("resource classes", () => {
     await settle();
     expect(find("w").inputs.cpus).toBe(1);
     expect(pulumi.runtime.isRpcSecret(find("w").inputs.credentials)).toBe(true);
-    expect(() => new Workload("bad", { kind: "pod", spec: { id: "x", image: "nginx" } })).toThrow(/spec field "id" is not allowed \(set workloadId\)/);
+    expect(() => new Workload("bad", { kind: "pod", spec: { id: "x", image: "nginx" } })).toThrow(
+      /spec field "id" is not allowed \(set workloadId\)/,
+    );
   });
 
   it("should expose the service's outputs as properties", async () => {

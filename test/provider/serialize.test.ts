@@ -9,7 +9,10 @@ const METHODS = ["configure", "check", "diff", "create", "read", "update", "dele
  * Typed as the host's interface, so `npm run typecheck` fails when an implementation stops fitting
  * it: a type check cannot live in an `it` (jest's swc strips types, such a case always passes).
  */
-const IMPLEMENTATIONS: Record<"workload" | "template", pulumi.dynamic.ResourceProvider> = { workload: dynamic.workload, template: dynamic.template };
+const IMPLEMENTATIONS: Record<"workload" | "template", pulumi.dynamic.ResourceProvider> = {
+  workload: dynamic.workload,
+  template: dynamic.template,
+};
 
 /** Evaluates the text as the host does (a CommonJS module, then `handler()`), with a `require` that records what is loaded. */
 function load(text: string, loaded: unknown): { provider: unknown; required: string[] } {
@@ -24,14 +27,17 @@ function load(text: string, loaded: unknown): { provider: unknown; required: str
 }
 
 describe("the provider each resource stores (`__provider`)", () => {
-  it.each(Object.entries(PROVIDER_TEXT))("should be one line that hands the %s provider of the package, loaded by name, to the host", (kind, text) => {
-    const implementation = { workload: { kind: "workload" }, template: { kind: "template" } };
-    const { provider, required } = load(text, implementation);
-    expect(required).toEqual(["pulumi-wws/provider/dynamic"]);
-    expect(provider).toBe(implementation[kind as keyof typeof implementation]);
-    expect(text.trim().split("\n")).toHaveLength(1);
-    expect(text).not.toMatch(/node_modules|\/work\/|\/tmp\/|[A-Z]:\\/);
-  });
+  it.each(Object.entries(PROVIDER_TEXT))(
+    "should be one line that hands the %s provider of the package, loaded by name, to the host",
+    (kind, text) => {
+      const implementation = { workload: { kind: "workload" }, template: { kind: "template" } };
+      const { provider, required } = load(text, implementation);
+      expect(required).toEqual(["pulumi-wws/provider/dynamic"]);
+      expect(provider).toBe(implementation[kind as keyof typeof implementation]);
+      expect(text.trim().split("\n")).toHaveLength(1);
+      expect(text).not.toMatch(/node_modules|\/work\/|\/tmp\/|[A-Z]:\\/);
+    },
+  );
 
   it("should differ between workloads and templates: the host keeps one provider per text", () => {
     expect(PROVIDER_TEXT.workload).not.toBe(PROVIDER_TEXT.template);

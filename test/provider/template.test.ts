@@ -14,7 +14,12 @@ describe("template provider against the local service", () => {
   afterAll(() => h.close());
   beforeEach(() => h.ctl.resetCounters());
 
-  const browserTpl = { name: "agent browser", description: "with an agent", kind: "browser", config: { browser: { aiAgent: { enabled: true, provider: "p", model: "m" } } } };
+  const browserTpl = {
+    name: "agent browser",
+    description: "with an agent",
+    kind: "browser",
+    config: { browser: { aiAgent: { enabled: true, provider: "p", model: "m" } } },
+  };
 
   it("should save a template and identify it as <workspace>/<templateId>", async () => {
     const { id, outs } = await up(h.template, browserTpl);
@@ -32,25 +37,45 @@ describe("template provider against the local service", () => {
     expect(outs).toMatchObject({ templateId: saved.id, createdAt: saved.createdAt });
     expect((await h.ctl.counters()).requests.mutating).toBe(0);
     const differs = await up(h.template, { ...browserTpl, name: "other", adoptId: saved.id }).catch((e: unknown) => e);
-    expect((differs as Error).message).toMatch(new RegExp(`adoptId: template ${saved.id} differs from the declared one in name; a template cannot be updated`));
+    expect((differs as Error).message).toMatch(
+      new RegExp(`adoptId: template ${saved.id} differs from the declared one in name; a template cannot be updated`),
+    );
     const { failures } = await h.template.check({}, { ...browserTpl, adoptId: "nope" });
     expect(failures).toEqual([{ property: "adoptId", reason: expect.stringContaining("tpl_<hex>") }]);
   });
 
   it("should refuse a password at preview and send nothing", async () => {
-    const { failures } = await h.template.check({}, { name: "vm", kind: "vm-ubuntu", config: { vm: { cpus: 2, credentials: { username: "u", password: PASSWORD } } } });
-    expect(failures).toEqual([{ property: "config.vm.credentials.password", reason: expect.stringContaining("cannot hold a password") }]);
+    const { failures } = await h.template.check(
+      {},
+      {
+        name: "vm",
+        kind: "vm-ubuntu",
+        config: { vm: { cpus: 2, credentials: { username: "u", password: PASSWORD } } },
+      },
+    );
+    expect(failures).toEqual([
+      { property: "config.vm.credentials.password", reason: expect.stringContaining("cannot hold a password") },
+    ]);
     expect(JSON.stringify(failures)).not.toContain(PASSWORD);
     expect(await apiRequests(h)).toEqual({});
   });
 
   it("should replace on any template field, create first, and record a connection change without a request", async () => {
     const { id, outs } = await up(h.template, browserTpl);
-    const replaced = await h.template.diff(id, outs, { ...browserTpl, name: "renamed", workspace: "demo", baseUrl: h.svc.url });
+    const replaced = await h.template.diff(id, outs, {
+      ...browserTpl,
+      name: "renamed",
+      workspace: "demo",
+      baseUrl: h.svc.url,
+    });
     expect(replaced).toMatchObject({ changes: undefined, replaces: ["name"], deleteBeforeReplace: false });
     await h.ctl.resetCounters();
     const moved = await h.template.update(id, outs, { ...browserTpl, workspace: "demo", baseUrl: `${h.svc.url}/` });
-    expect(moved.outs).toMatchObject({ templateId: outs.templateId, createdAt: outs.createdAt, baseUrl: `${h.svc.url}/` });
+    expect(moved.outs).toMatchObject({
+      templateId: outs.templateId,
+      createdAt: outs.createdAt,
+      baseUrl: `${h.svc.url}/`,
+    });
     expect(await apiRequests(h)).toEqual({});
   });
 

@@ -6,11 +6,18 @@ describe("waitTimingFromEnv", () => {
   });
 
   it("should select poll-only waiting at the given interval", () => {
-    expect(waitTimingFromEnv({ WWS_WAIT_MODE: "poll", WWS_POLL_INTERVAL_MS: "2000" })).toEqual({ mode: "poll", pollIntervalMs: 2000 });
+    expect(waitTimingFromEnv({ WWS_WAIT_MODE: "poll", WWS_POLL_INTERVAL_MS: "2000" })).toEqual({
+      mode: "poll",
+      pollIntervalMs: 2000,
+    });
   });
 
   it("should name the variable and the allowed values when a value is wrong", () => {
-    expect(() => waitTimingFromEnv({ WWS_WAIT_MODE: "fast" })).toThrow('WWS_WAIT_MODE must be "stream" or "poll", not "fast"');
-    expect(() => waitTimingFromEnv({ WWS_POLL_INTERVAL_MS: "2s" })).toThrow("WWS_POLL_INTERVAL_MS must be a whole number of milliseconds");
+    expect(() => waitTimingFromEnv({ WWS_WAIT_MODE: "fast" })).toThrow(
+      'WWS_WAIT_MODE must be "stream" or "poll", not "fast"',
+    );
+    expect(() => waitTimingFromEnv({ WWS_POLL_INTERVAL_MS: "2s" })).toThrow(
+      "WWS_POLL_INTERVAL_MS must be a whole number of milliseconds",
+    );
   });
 });

@@ -1,5 +1,16 @@
 import type { WorkspaceClient } from "../../sdk";
-import { KEY, PASSWORD, STUB, apiRequests, change, startHarness, uid, up, withoutCredentials, type Harness } from "./harness";
+import {
+  KEY,
+  PASSWORD,
+  STUB,
+  apiRequests,
+  change,
+  startHarness,
+  uid,
+  up,
+  withoutCredentials,
+  type Harness,
+} from "./harness";
 
 const CREATE_ROUTE = "POST /v1/tenants/:name/workloads/:type";
 const RESTART_ROUTE = "POST /v1/tenants/:name/workloads/:id/restart";
@@ -14,13 +25,29 @@ describe("workload provider against the local service", () => {
   afterAll(() => h.close());
   beforeEach(() => h.ctl.resetCounters());
 
-  const vm = (id: string, extra: Record<string, unknown> = {}) => ({ workloadId: id, type: "vm-ubuntu", cpus: 2, credentials: { password: PASSWORD }, ...extra });
+  const vm = (id: string, extra: Record<string, unknown> = {}) => ({
+    workloadId: id,
+    type: "vm-ubuntu",
+    cpus: 2,
+    credentials: { password: PASSWORD },
+    ...extra,
+  });
 
   it("should create a VM, wait until it is ready and report it, the password in no output but the secret credentials", async () => {
     const id = uid("vm");
     const { id: resourceId, outs } = await up(h.workload, vm(id));
     expect(resourceId).toBe(`demo/${id}`);
-    expect(outs).toMatchObject({ workloadId: id, workspace: "demo", baseUrl: h.svc.url, type: "vm-ubuntu", phase: "Running", generation: 1, observedGeneration: 1, restartCount: 0, __provider: STUB });
+    expect(outs).toMatchObject({
+      workloadId: id,
+      workspace: "demo",
+      baseUrl: h.svc.url,
+      type: "vm-ubuntu",
+      phase: "Running",
+      generation: 1,
+      observedGeneration: 1,
+      restartCount: 0,
+      __provider: STUB,
+    });
     expect(JSON.stringify(withoutCredentials(outs))).not.toContain(PASSWORD);
     expect(outs).not.toHaveProperty("apiKey");
     expect(h.lines).toContain(`wws: waiting up to 600 s for vm-ubuntu ${id} in workspace demo to be ready`);
@@ -33,7 +60,9 @@ describe("workload provider against the local service", () => {
     await client.upsertWorkload("pod", { id, image: "nginx:1.25" });
     await h.ctl.resetCounters();
     await expect(up(h.workload, { workloadId: id, type: "pod", image: "nginx" })).rejects.toThrow(
-      new RegExp(`workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*\`adopt: true\`.*\`import: "demo/${id}"\``),
+      new RegExp(
+        `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*\`adopt: true\`.*\`import: "demo/${id}"\``,
+      ),
     );
     expect((await h.ctl.counters()).requests.mutating).toBe(0);
   });
@@ -53,7 +82,13 @@ describe("workload provider against the local service", () => {
     expect(rid).toBe(`demo/${id}`);
     expect(outs).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2 });
     expect((await h.ctl.counters()).requests.byRoute[CREATE_ROUTE]).toBe(1);
-    expect(h.lines).toContainEqual(expect.stringMatching(new RegExp(`^wws: warning: vm-ubuntu ${id} already exists in workspace demo with exactly the requested type and spec: taken as this stack's own create that was interrupted`)));
+    expect(h.lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^wws: warning: vm-ubuntu ${id} already exists in workspace demo with exactly the requested type and spec: taken as this stack's own create that was interrupted`,
+        ),
+      ),
+    );
     expect((await client.getSpec()).workloads.filter((w) => w.id === id)).toHaveLength(1);
   });
 
@@ -67,9 +102,21 @@ describe("workload provider against the local service", () => {
 
   it("should take over a workload that runs the declared spec without sending anything", async () => {
     const id = uid("same");
-    await client.upsertWorkload("storage", { id, engine: "postgres", network: { exposed: true }, credentials: { password: PASSWORD } });
+    await client.upsertWorkload("storage", {
+      id,
+      engine: "postgres",
+      network: { exposed: true },
+      credentials: { password: PASSWORD },
+    });
     await h.ctl.resetCounters();
-    const { outs } = await up(h.workload, { workloadId: id, type: "storage", engine: "postgres", network: { exposed: true }, credentials: { password: PASSWORD }, adopt: true });
+    const { outs } = await up(h.workload, {
+      workloadId: id,
+      type: "storage",
+      engine: "postgres",
+      network: { exposed: true },
+      credentials: { password: PASSWORD },
+      adopt: true,
+    });
     expect(outs).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
     expect((await h.ctl.counters()).requests.mutating).toBe(0);
   });
@@ -91,7 +138,13 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, vm(id, { restartTrigger: "v1" }));
     await h.ctl.resetCounters();
     const next = await change(h.workload, rid, outs, vm(id, { restartTrigger: "v2" }));
-    expect(next.outs).toMatchObject({ restartCount: 1, phase: "Running", generation: 2, observedGeneration: 2, restartTrigger: "v2" });
+    expect(next.outs).toMatchObject({
+      restartCount: 1,
+      phase: "Running",
+      generation: 2,
+      observedGeneration: 2,
+      restartTrigger: "v2",
+    });
     const c = await h.ctl.counters();
     expect(c.requests.byRoute[RESTART_ROUTE]).toBe(1);
     expect(c.requests.mutating).toBe(1);
@@ -101,7 +154,12 @@ describe("workload provider against the local service", () => {
     const id = uid("opt");
     const { id: rid, outs } = await up(h.workload, vm(id));
     await h.ctl.resetCounters();
-    const next = await change(h.workload, rid, outs, vm(id, { readyTimeoutSeconds: 120, waitForReady: false, adopt: true, apiKey: KEY }));
+    const next = await change(
+      h.workload,
+      rid,
+      outs,
+      vm(id, { readyTimeoutSeconds: 120, waitForReady: false, adopt: true, apiKey: KEY }),
+    );
     expect(next.diff).toMatchObject({ changes: undefined, replaces: [] });
     expect(next.outs).toMatchObject({ readyTimeoutSeconds: 120, phase: "Running", generation: 1 });
     expect(await apiRequests(h)).toEqual({});
@@ -121,7 +179,13 @@ describe("workload provider against the local service", () => {
     const { id: rid, outs } = await up(h.workload, vm(id));
     await client.upsertWorkload("vm-ubuntu", { id, cpus: 8, memory: "16Gi" });
     const read = await h.workload.read(rid, outs);
-    expect(read.props).toMatchObject({ cpus: 8, memory: "16Gi", credentials: outs.credentials, generation: 2, __provider: STUB });
+    expect(read.props).toMatchObject({
+      cpus: 8,
+      memory: "16Gi",
+      credentials: outs.credentials,
+      generation: 2,
+      __provider: STUB,
+    });
     expect(JSON.stringify(read.props)).not.toContain(PASSWORD);
     expect(read.inputs).toMatchObject({ cpus: 8, memory: "16Gi", workloadId: id });
     expect(read.inputs).not.toHaveProperty("phase");
@@ -158,6 +222,9 @@ describe("workload provider against the local service", () => {
     // Create-before-delete would collide with the existing id:
     await expect(up(h.workload, vm(id, { type: "vm-windows" }))).rejects.toThrow(/already exists/);
     await h.workload.delete(rid, outs);
-    expect((await up(h.workload, vm(id, { type: "vm-windows" }))).outs).toMatchObject({ type: "vm-windows", phase: "Running" });
+    expect((await up(h.workload, vm(id, { type: "vm-windows" }))).outs).toMatchObject({
+      type: "vm-windows",
+      phase: "Running",
+    });
   });
 });

@@ -11,7 +11,9 @@ import { PASSWORD, apiRequests, change, startHarness, uid, up, type Harness } fr
 /** Far below the 600 s default: a wait that cannot decide fails the test long before jest's timeout. */
 const READY_TIMEOUT_S = 30;
 const STATUS_ROUTE = "GET /v1/tenants/:name/workloads/:id/status";
-const MATRIX = PROFILES.flatMap((profile) => TRANSITIONS.map((transitions) => [profile, transitions] as [Profile, Transitions]));
+const MATRIX = PROFILES.flatMap((profile) =>
+  TRANSITIONS.map((transitions) => [profile, transitions] as [Profile, Transitions]),
+);
 
 describe.each(MATRIX)("workload provider, service profile %s, transitions %s", (profile, transitions) => {
   let h: Harness;
@@ -22,30 +24,55 @@ describe.each(MATRIX)("workload provider, service profile %s, transitions %s", (
   });
   afterAll(() => h.close());
 
-  const pod = (id: string, image: string) => ({ workloadId: id, type: "pod", image, ports: [{ name: "http", port: 80 }], readyTimeoutSeconds: READY_TIMEOUT_S });
-  const vm = (id: string, extra: Record<string, unknown> = {}) => ({ workloadId: id, type: "vm-ubuntu", credentials: { password: PASSWORD }, readyTimeoutSeconds: READY_TIMEOUT_S, ...extra });
+  const pod = (id: string, image: string) => ({
+    workloadId: id,
+    type: "pod",
+    image,
+    ports: [{ name: "http", port: 80 }],
+    readyTimeoutSeconds: READY_TIMEOUT_S,
+  });
+  const vm = (id: string, extra: Record<string, unknown> = {}) => ({
+    workloadId: id,
+    type: "vm-ubuntu",
+    credentials: { password: PASSWORD },
+    readyTimeoutSeconds: READY_TIMEOUT_S,
+    ...extra,
+  });
   /** The service's own record, read as soon as the provider call returned. */
   const record = (id: string) => h.ctl.workload("demo", id);
 
   it("should create, update, restart, replace, refresh a drift and delete, each ready on the new spec and generation", async () => {
     const [a, b] = [uid("pod"), uid("vm")];
-    const [pa, pb] = await Promise.all([up(h.workload, pod(a, "nginx:1.27")), up(h.workload, vm(b, { restartTrigger: "v1" }))]);
+    const [pa, pb] = await Promise.all([
+      up(h.workload, pod(a, "nginx:1.27")),
+      up(h.workload, vm(b, { restartTrigger: "v1" })),
+    ]);
     expect(await record(a)).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
     expect(await record(b)).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
 
     const [ua, rb] = await Promise.all([
       change(h.workload, pa.id, pa.outs, pod(a, "nginx:1.28")).then(async (r) => ({ ...r, record: await record(a) })),
-      change(h.workload, pb.id, pb.outs, vm(b, { restartTrigger: "v2" })).then(async (r) => ({ ...r, record: await record(b) })),
+      change(h.workload, pb.id, pb.outs, vm(b, { restartTrigger: "v2" })).then(async (r) => ({
+        ...r,
+        record: await record(b),
+      })),
     ]);
     expect(ua.outs).toMatchObject({ phase: "Running", image: "nginx:1.28" });
-    expect(ua.record).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2, spec: { image: "nginx:1.28" } });
+    expect(ua.record).toMatchObject({
+      phase: "Running",
+      generation: 2,
+      observedGeneration: 2,
+      spec: { image: "nginx:1.28" },
+    });
     expect(rb.outs).toMatchObject({ phase: "Running", restartTrigger: "v2" });
     expect(rb.record).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2, restartCount: 1 });
     // What the outputs carry depends on what the service shows, never more.
     if (profile === "spec") expect(ua.outs).not.toHaveProperty("generation");
     else expect(ua.outs).toMatchObject({ generation: 2, observedGeneration: 2 });
     // A wait that had no evidence says it settled.
-    const settled = h.lines.some((l) => l.includes(`pod ${a} in workspace demo: Running after`) && l.includes("settling"));
+    const settled = h.lines.some(
+      (l) => l.includes(`pod ${a} in workspace demo: Running after`) && l.includes("settling"),
+    );
     expect(settled).toBe(profile === "spec" && transitions !== "visible");
 
     // Replace: another os means delete, then create under the same id.
@@ -54,7 +81,12 @@ describe.each(MATRIX)("workload provider, service profile %s, transitions %s", (
     await h.workload.delete(pb.id, rb.outs!);
     expect(await record(b)).toBeUndefined();
     const pw = await up(h.workload, vm(b, { type: "vm-windows" }));
-    expect(await record(b)).toMatchObject({ type: "vm-windows", phase: "Running", generation: 1, observedGeneration: 1 });
+    expect(await record(b)).toMatchObject({
+      type: "vm-windows",
+      phase: "Running",
+      generation: 1,
+      observedGeneration: 1,
+    });
 
     // Drift made outside Pulumi shows on refresh as live inputs.
     await client.upsertWorkload("pod", { id: a, image: "nginx:drift", ports: [{ name: "http", port: 80 }] });

@@ -23,17 +23,26 @@ beforeAll(async () => {
   const seed: Array<[string, unknown]> = [
     [`${A}/workloads/pod`, { id: "iso-pod", image: "nginx", ports: [{ name: "http", port: 80 }] }],
     [`${A}/workloads/pod`, { id: "iso-doomed", image: "nginx" }],
-    [`${A}/workloads/storage`, { id: "iso-db", engine: "postgres", credentials: { password: PASSWORD }, adminConsole: true }],
+    [
+      `${A}/workloads/storage`,
+      { id: "iso-db", engine: "postgres", credentials: { password: PASSWORD }, adminConsole: true },
+    ],
     [`${A}/workloads/vm-ubuntu`, { id: "iso-vm", credentials: { password: PASSWORD }, aiDaemon: { enabled: true } }],
   ];
   for (const [path, body] of seed) expect((await call(svc.url, "POST", path, { body })).status).toBe(202);
-  const t = await call(svc.url, "POST", `${A}/templates`, { body: { name: "iso", kind: "pod", config: { pod: { image: "x" } } } });
+  const t = await call(svc.url, "POST", `${A}/templates`, {
+    body: { name: "iso", kind: "pod", config: { pod: { image: "x" } } },
+  });
   templateId = t.json.id;
-  await waitFor(async () => {
-    const pulse = (await call(svc.url, "GET", `${A}/pulse`)).json as { workloads: Array<{ phase: string }> };
-    const admin = (await call(svc.url, "GET", `${A}/workloads/iso-db/status`)).json;
-    return pulse.workloads.every((w) => w.phase === "Running") && admin.adminReady === true;
-  }, 10_000, "alpha's workloads ready");
+  await waitFor(
+    async () => {
+      const pulse = (await call(svc.url, "GET", `${A}/pulse`)).json as { workloads: Array<{ phase: string }> };
+      const admin = (await call(svc.url, "GET", `${A}/workloads/iso-db/status`)).json;
+      return pulse.workloads.every((w) => w.phase === "Running") && admin.adminReady === true;
+    },
+    10_000,
+    "alpha's workloads ready",
+  );
 });
 afterAll(() => svc.close());
 
@@ -68,12 +77,20 @@ const PRESENTATIONS: Array<[name: string, options: CallOptions, status: 401 | 40
   ["alpha's key minus its last character", { key: KEYS.alpha.slice(0, -1) }, 401],
   ["alpha's key in upper case", { key: KEYS.alpha.toUpperCase() }, 401],
   ["alpha's key with a suffix", { key: `${KEYS.alpha}x` }, 401],
-  ["alpha's key under the Basic scheme", { key: null, headers: { authorization: `Basic ${Buffer.from(`alpha:${KEYS.alpha}`).toString("base64")}` } }, 401],
+  [
+    "alpha's key under the Basic scheme",
+    { key: null, headers: { authorization: `Basic ${Buffer.from(`alpha:${KEYS.alpha}`).toString("base64")}` } },
+    401,
+  ],
   ["alpha's key under a Token scheme", { key: null, headers: { authorization: `Token ${KEYS.alpha}` } }, 401],
   ["an empty bearer token", { key: null, headers: { authorization: "Bearer " } }, 401],
   ["beta's x-api-key", { key: KEYS.beta }, 403],
   ["beta's bearer token", { bearer: KEYS.beta }, 403],
-  ["beta's x-api-key beside alpha's bearer token", { key: KEYS.beta, headers: { authorization: `Bearer ${KEYS.alpha}` } }, 403],
+  [
+    "beta's x-api-key beside alpha's bearer token",
+    { key: KEYS.beta, headers: { authorization: `Bearer ${KEYS.alpha}` } },
+    403,
+  ],
 ];
 
 function send(method: string, path: string, body: unknown, o: CallOptions): Promise<Answer> {
@@ -91,20 +108,27 @@ async function alphaState(): Promise<Record<string, unknown>> {
 
 describe("auth", () => {
   // One case per endpoint: the refusals are one middleware's, what each case adds is its route.
-  it.each(ENDPOINTS)("should refuse every wrong presentation of a key to %s %s, with the error body and a request id", async (...[method, path, body]: (typeof ENDPOINTS)[number]) => {
-    // A rest parameter: jest would take a third declared parameter for a `done` callback on rows without a body.
-    for (const [name, options, status] of PRESENTATIONS) {
-      const res = await send(method, path, body, options);
-      expect([name, res.status]).toEqual([name, status]);
-      expectErrorAnswer(res, status);
-      expect([name, res.json.error.code]).toEqual([name, status === 401 ? "unauthorized" : "forbidden"]);
-      if (status === 401) expect([name, res.headers["www-authenticate"]]).toEqual([name, "Bearer"]);
-    }
-  });
+  it.each(ENDPOINTS)(
+    "should refuse every wrong presentation of a key to %s %s, with the error body and a request id",
+    async (...[method, path, body]: (typeof ENDPOINTS)[number]) => {
+      // A rest parameter: jest would take a third declared parameter for a `done` callback on rows without a body.
+      for (const [name, options, status] of PRESENTATIONS) {
+        const res = await send(method, path, body, options);
+        expect([name, res.status]).toEqual([name, status]);
+        expectErrorAnswer(res, status);
+        expect([name, res.json.error.code]).toEqual([name, status === 401 ? "unauthorized" : "forbidden"]);
+        if (status === 401) expect([name, res.headers["www-authenticate"]]).toEqual([name, "Bearer"]);
+      }
+    },
+  );
 
   it("should accept alpha's key as x-api-key, as a bearer token and with a lower-case scheme on every read", async () => {
     for (const [method, path] of ENDPOINTS.filter(([m, p]) => m === "GET" && !p.endsWith("/stream"))) {
-      for (const o of [{ key: KEYS.alpha }, { bearer: KEYS.alpha }, { key: null, headers: { authorization: `bearer ${KEYS.alpha}` } }]) {
+      for (const o of [
+        { key: KEYS.alpha },
+        { bearer: KEYS.alpha },
+        { key: null, headers: { authorization: `bearer ${KEYS.alpha}` } },
+      ]) {
         expect([path, (await send(method, path, undefined, o)).status]).toEqual([path, 200]);
       }
     }
@@ -116,8 +140,10 @@ describe("auth", () => {
   });
 
   it("should let any valid key read the fleet, in either form, and refuse everyone else with 401", async () => {
-    for (const o of [{ key: KEYS.alpha }, { key: KEYS.beta }, { bearer: KEYS.beta }]) expect((await call(svc.url, "GET", "/v1/fleet/hosts", o)).status).toBe(200);
-    for (const o of [{ key: null }, { key: UNKNOWN }, { bearer: UNKNOWN }]) expectErrorAnswer(await call(svc.url, "GET", "/v1/fleet/hosts", o), 401);
+    for (const o of [{ key: KEYS.alpha }, { key: KEYS.beta }, { bearer: KEYS.beta }])
+      expect((await call(svc.url, "GET", "/v1/fleet/hosts", o)).status).toBe(200);
+    for (const o of [{ key: null }, { key: UNKNOWN }, { bearer: UNKNOWN }])
+      expectErrorAnswer(await call(svc.url, "GET", "/v1/fleet/hosts", o), 401);
   });
 
   it("should answer a workspace that has no key with 403 to a valid key, and 401 to anyone else", async () => {
@@ -161,13 +187,30 @@ describe("workspace isolation", () => {
     const B = "/v1/tenants/beta";
     const k = { key: KEYS.beta };
     // Same id, another type and another password: no conflict across workspaces.
-    expect((await call(svc.url, "POST", `${B}/workloads/storage`, { ...k, body: { id: "iso-pod", engine: "redis", credentials: { password: "beta-pw" } } })).status).toBe(202);
-    expect((await call(svc.url, "POST", `${B}/workloads/storage`, { ...k, body: { id: "iso-db", engine: "postgres", credentials: { password: "beta-pw" } } })).status).toBe(202);
-    expect((await call(svc.url, "GET", `${B}/secrets`, k)).json.secrets.map((s: { path: string }) => s.path).sort()).toEqual([
-      "workloads/iso-db/credentials",
-      "workloads/iso-pod/credentials",
-    ]);
-    await waitFor(async () => (await call(svc.url, "GET", `${B}/workloads/iso-db/status`, k)).json?.phase === "Running", 5000, "beta's iso-db Running");
+    expect(
+      (
+        await call(svc.url, "POST", `${B}/workloads/storage`, {
+          ...k,
+          body: { id: "iso-pod", engine: "redis", credentials: { password: "beta-pw" } },
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (
+        await call(svc.url, "POST", `${B}/workloads/storage`, {
+          ...k,
+          body: { id: "iso-db", engine: "postgres", credentials: { password: "beta-pw" } },
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (await call(svc.url, "GET", `${B}/secrets`, k)).json.secrets.map((s: { path: string }) => s.path).sort(),
+    ).toEqual(["workloads/iso-db/credentials", "workloads/iso-pod/credentials"]);
+    await waitFor(
+      async () => (await call(svc.url, "GET", `${B}/workloads/iso-db/status`, k)).json?.phase === "Running",
+      5000,
+      "beta's iso-db Running",
+    );
     expect(await alphaState()).toEqual(before);
   });
 
@@ -175,10 +218,23 @@ describe("workspace isolation", () => {
     const beta = await openStream(svc.url, "beta", { key: KEYS.beta });
     const alpha = await openStream(svc.url, "alpha", { key: KEYS.alpha });
     expect((await call(svc.url, "POST", `${A}/workloads/iso-pod/restart`)).status).toBe(200);
-    expect((await call(svc.url, "POST", `${A}/templates`, { body: { name: "alpha-only", kind: "pod", config: { pod: {} } } })).status).toBe(201);
+    expect(
+      (
+        await call(svc.url, "POST", `${A}/templates`, {
+          body: { name: "alpha-only", kind: "pod", config: { pod: {} } },
+        })
+      ).status,
+    ).toBe(201);
     await alpha.until(() => alpha.events.some((f) => f.data?.includes('"template.created"')));
     // Then something in beta: once beta sees it, everything alpha caused before would have arrived too.
-    expect((await call(svc.url, "POST", "/v1/tenants/beta/workloads/controller", { key: KEYS.beta, body: { id: "beta-marker" } })).status).toBe(202);
+    expect(
+      (
+        await call(svc.url, "POST", "/v1/tenants/beta/workloads/controller", {
+          key: KEYS.beta,
+          body: { id: "beta-marker" },
+        })
+      ).status,
+    ).toBe(202);
     await beta.until(() => beta.events.some((f) => f.data?.includes("beta-marker")));
     beta.close();
     alpha.close();
@@ -195,7 +251,12 @@ describe("KeyRing", () => {
 
   it("should compare the presented key with every stored key, without an early exit, in constant time", () => {
     const ring = new KeyRing(keys);
-    for (const [presented, expected] of [["k", "one"], ["three-key", "three"], ["nope", undefined], ["x".repeat(511), undefined]] as const) {
+    for (const [presented, expected] of [
+      ["k", "one"],
+      ["three-key", "three"],
+      ["nope", undefined],
+      ["x".repeat(511), undefined],
+    ] as const) {
       timingSafeEqual.mockClear();
       expect(ring.workspaceOf(presented)).toBe(expected);
       expect(timingSafeEqual).toHaveBeenCalledTimes(Object.keys(keys).length);
@@ -224,7 +285,8 @@ describe("KeyRing", () => {
     expect(secretsEqual("a", "b".repeat(1000))).toBe(false);
     expect(secretsEqual("same", "same")).toBe(true);
     expect(timingSafeEqual).toHaveBeenCalledTimes(2);
-    for (const [a, b] of timingSafeEqual.mock.calls) expect([(a as Buffer).length, (b as Buffer).length]).toEqual([32, 32]);
+    for (const [a, b] of timingSafeEqual.mock.calls)
+      expect([(a as Buffer).length, (b as Buffer).length]).toEqual([32, 32]);
   });
 
   it("should go through the constant-time comparison for every authenticated request and for storage passwords", async () => {
@@ -233,7 +295,13 @@ describe("KeyRing", () => {
     expect(timingSafeEqual).toHaveBeenCalledTimes(Object.keys(KEYS).length);
     timingSafeEqual.mockClear();
     // Same password again: an update, decided by comparing the stored password with the new one.
-    expect((await call(svc.url, "POST", `${A}/workloads/storage`, { body: { id: "iso-db", engine: "postgres", credentials: { password: PASSWORD }, adminConsole: true } })).status).toBe(202);
+    expect(
+      (
+        await call(svc.url, "POST", `${A}/workloads/storage`, {
+          body: { id: "iso-db", engine: "postgres", credentials: { password: PASSWORD }, adminConsole: true },
+        })
+      ).status,
+    ).toBe(202);
     expect(timingSafeEqual.mock.calls.length).toBeGreaterThan(Object.keys(KEYS).length);
   });
 });

@@ -26,7 +26,8 @@ const answers = new Map<BadInput, Answer>();
 
 async function observable(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const p of ["spec", "templates", "secrets", "pulse", "activity?limit=1000"]) out[p] = (await call(svc.url, "GET", `${T}/${p}`)).text;
+  for (const p of ["spec", "templates", "secrets", "pulse", "activity?limit=1000"])
+    out[p] = (await call(svc.url, "GET", `${T}/${p}`)).text;
   return out;
 }
 
@@ -36,10 +37,14 @@ beforeAll(async () => {
   for (const s of SEED) expect((await call(svc.url, "POST", pathOf(s), { body: s.body })).status).toBeLessThan(300);
   // Settled first: from here on only a wrongly accepted request could change anything.
   const workloads = SEED.filter((s) => s.kind !== "template").length;
-  await waitFor(async () => {
-    const pulse = (await call(svc.url, "GET", `${T}/pulse`)).json as { workloads: Array<{ phase: string }> };
-    return pulse.workloads.length === workloads && pulse.workloads.every((w) => w.phase === "Running");
-  }, 10_000, "seed workloads Running");
+  await waitFor(
+    async () => {
+      const pulse = (await call(svc.url, "GET", `${T}/pulse`)).json as { workloads: Array<{ phase: string }> };
+      return pulse.workloads.length === workloads && pulse.workloads.every((w) => w.phase === "Running");
+    },
+    10_000,
+    "seed workloads Running",
+  );
   before = await observable();
   await control.resetCounters();
 });
@@ -49,7 +54,16 @@ describe("the bad input corpus", () => {
   it("should hold at least 60 inputs covering every workload kind and templates", () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(60);
     const kinds = new Set(CORPUS.map((e) => e.kind));
-    expect([...kinds].sort()).toEqual(["browser", "controller", "pod", "storage", "template", "vm-ubuntu", "vm-ubuntu-desktop", "vm-windows"]);
+    expect([...kinds].sort()).toEqual([
+      "browser",
+      "controller",
+      "pod",
+      "storage",
+      "template",
+      "vm-ubuntu",
+      "vm-ubuntu-desktop",
+      "vm-windows",
+    ]);
     expect(new Set(CORPUS.map((e) => `${e.kind}: ${e.name}`)).size).toBe(CORPUS.length);
   });
 });
@@ -96,8 +110,10 @@ describe("the service, given the bad input corpus", () => {
     expect(c.requests.byStatus["400"]).toBe(CORPUS.length - s413);
     expect(c.requests.byStatus["413"]).toBe(s413);
     for (const ok of ["201", "202", "204"]) expect(c.requests.byStatus[ok]).toBeUndefined();
-    console.log(`bad input: ${CORPUS.length} inputs tried (${toWorkloads} workload bodies, ${toTemplates} templates), ${answers.size} refused, ` +
-      `${CORPUS.filter((e) => e.schema !== false).length} also refused by the sdk schema`);
+    console.log(
+      `bad input: ${CORPUS.length} inputs tried (${toWorkloads} workload bodies, ${toTemplates} templates), ${answers.size} refused, ` +
+        `${CORPUS.filter((e) => e.schema !== false).length} also refused by the sdk schema`,
+    );
   });
 });
 

@@ -12,7 +12,13 @@
 import * as wws from "../../index";
 import { configuredStack, ensureBuilt, newStack, type E2eStack } from "../e2e/harness";
 import { CORPUS, SEED, type BadInput } from "./corpus";
-import { fileProgramStack, runOp, startRestartableService, type OpOutcome, type RestartableService } from "./cli-helpers";
+import {
+  fileProgramStack,
+  runOp,
+  startRestartableService,
+  type OpOutcome,
+  type RestartableService,
+} from "./cli-helpers";
 
 jest.setTimeout(120_000);
 const PREVIEW_TIMEOUT_MS = 60_000;
@@ -26,7 +32,19 @@ const TYPED_ARGS: Record<string, readonly string[]> = {
   pod: ["image", "command", "cpu", "memory", "ports", "source"],
   browser: ["cpu", "memory"],
   controller: ["autodiscover"],
-  storage: ["engine", "version", "instances", "storageSize", "cpu", "memory", "tls", "adminConsole", "network", "credentials", "backup"],
+  storage: [
+    "engine",
+    "version",
+    "instances",
+    "storageSize",
+    "cpu",
+    "memory",
+    "tls",
+    "adminConsole",
+    "network",
+    "credentials",
+    "backup",
+  ],
 };
 const TEMPLATE_ARGS = ["name", "description", "kind", "config"];
 
@@ -84,12 +102,18 @@ function fromCorpus(entry: BadInput): CliInput | { skip: string; title: string }
   const quiet = passwordsOf(body);
   if (entry.kind === "template") {
     const extra = Object.keys(body).filter((k) => !TEMPLATE_ARGS.includes(k));
-    if (extra.length > 0) return { title, skip: `Template takes no argument ${extra.join(", ")} (TypeScript refuses it; the class never passes it on)` };
+    if (extra.length > 0)
+      return {
+        title,
+        skip: `Template takes no argument ${extra.join(", ")} (TypeScript refuses it; the class never passes it on)`,
+      };
     // Deeper than the service accepts (32 levels): refused by the constructor, as the program runs.
-    if (/nested [0-9,]+ levels deep/.test(entry.name)) return { title, field: entry.field, via: "Template", quiet, source: fileProgram("Template", body) };
+    if (/nested [0-9,]+ levels deep/.test(entry.name))
+      return { title, field: entry.field, via: "Template", quiet, source: fileProgram("Template", body) };
     return { title, field: entry.field, via: "Template", quiet, build: () => new wws.Template("bad", asAny(body)) };
   }
-  if (!("id" in body)) return { title, skip: "workloadId defaults to the resource name: a workload resource always has an id" };
+  if (!("id" in body))
+    return { title, skip: "workloadId defaults to the resource name: a workload resource always has an id" };
   const { id, ...fields } = body;
   const field = entry.field === "id" ? "workloadId" : entry.field;
   const group = entry.kind.startsWith("vm-") ? "vm" : entry.kind;
@@ -101,13 +125,23 @@ function fromCorpus(entry: BadInput): CliInput | { skip: string; title: string }
       field,
       via: "Workload",
       quiet,
-      build: () => new wws.Workload("bad", asAny({ kind: entry.kind, workloadId: id, spec, ...(credentials !== undefined ? { credentials } : {}) })),
+      build: () =>
+        new wws.Workload(
+          "bad",
+          asAny({ kind: entry.kind, workloadId: id, spec, ...(credentials !== undefined ? { credentials } : {}) }),
+        ),
     };
   }
   const args = { workloadId: id, ...fields };
   switch (group) {
     case "vm":
-      return { title, field, via: "VirtualMachine", quiet, build: () => new wws.VirtualMachine("bad", asAny({ os: entry.kind.slice(3), ...args })) };
+      return {
+        title,
+        field,
+        via: "VirtualMachine",
+        quiet,
+        build: () => new wws.VirtualMachine("bad", asAny({ os: entry.kind.slice(3), ...args })),
+      };
     case "pod":
       return { title, field, via: "Pod", quiet, build: () => new wws.Pod("bad", asAny(args)) };
     case "browser":
@@ -126,7 +160,15 @@ const deepArray = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}
 
 /** Inputs beyond the corpus: the connection, and templates that must not be saved. */
 const EXTRA: CliInput[] = [
-  { title: "no connection anywhere (no argument, stack config or environment)", field: "baseUrl", also: ["workspace", "apiKey"], via: "Pod", noConfig: true, quiet: [], build: () => new wws.Pod("bad", { image: "nginx" }) },
+  {
+    title: "no connection anywhere (no argument, stack config or environment)",
+    field: "baseUrl",
+    also: ["workspace", "apiKey"],
+    via: "Pod",
+    noConfig: true,
+    quiet: [],
+    build: () => new wws.Pod("bad", { image: "nginx" }),
+  },
   {
     title: "no API key anywhere",
     field: "apiKey",
@@ -142,28 +184,51 @@ const EXTRA: CliInput[] = [
     quiet: [URL_PASSWORD],
     build: () => new wws.Controller("bad", { baseUrl: `http://user:${URL_PASSWORD}@127.0.0.1:9` }),
   },
-  { title: "an API key with a space", field: "apiKey", via: "Browser", quiet: [KEY_WITH_SPACE], build: () => new wws.Browser("bad", { apiKey: KEY_WITH_SPACE }) },
-  { title: "a workspace that is not a DNS label", field: "workspace", via: "Browser", quiet: [], build: () => new wws.Browser("bad", { workspace: "Team_A" }) },
+  {
+    title: "an API key with a space",
+    field: "apiKey",
+    via: "Browser",
+    quiet: [KEY_WITH_SPACE],
+    build: () => new wws.Browser("bad", { apiKey: KEY_WITH_SPACE }),
+  },
+  {
+    title: "a workspace that is not a DNS label",
+    field: "workspace",
+    via: "Browser",
+    quiet: [],
+    build: () => new wws.Browser("bad", { workspace: "Team_A" }),
+  },
   {
     title: "template with a password in its VM credentials",
     field: "config.vm.credentials.password",
     via: "Template",
     quiet: [TPL_PASSWORD],
-    build: () => new wws.Template("bad", { name: "dev box", kind: "vm-ubuntu", config: { vm: { cpus: 2, credentials: { username: "dev", password: TPL_PASSWORD } } } }),
+    build: () =>
+      new wws.Template("bad", {
+        name: "dev box",
+        kind: "vm-ubuntu",
+        config: { vm: { cpus: 2, credentials: { username: "dev", password: TPL_PASSWORD } } },
+      }),
   },
   {
     title: "template with a password at the top of its config",
     field: "config.password",
     via: "Template",
     quiet: [TPL_PASSWORD],
-    build: () => new wws.Template("bad", { name: "db", kind: "storage", config: { storage: { engine: "postgres" }, password: TPL_PASSWORD } }),
+    build: () =>
+      new wws.Template("bad", {
+        name: "db",
+        kind: "storage",
+        config: { storage: { engine: "postgres" }, password: TPL_PASSWORD },
+      }),
   },
   {
     title: "template over 64 KB (a 70,000-character browser blueprint)",
     field: "config",
     via: "Template",
     quiet: [],
-    build: () => new wws.Template("bad", { name: "big", kind: "browser", config: { browser: { notes: "n".repeat(70_000) } } }),
+    build: () =>
+      new wws.Template("bad", { name: "big", kind: "browser", config: { browser: { notes: "n".repeat(70_000) } } }),
   },
   {
     title: "workload spec field nested 3,000 levels deep",
@@ -241,7 +306,9 @@ describe("the inputs", () => {
         `not expressible as resource arguments: ${SKIPPED.map((s) => `${s.title} (${s.skip})`).join("; ")}`,
     );
     expect(INPUTS.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(INPUTS.map((i) => i.via))).toEqual(new Set(["VirtualMachine", "Pod", "Browser", "Controller", "Database", "Workload", "Template"]));
+    expect(new Set(INPUTS.map((i) => i.via))).toEqual(
+      new Set(["VirtualMachine", "Pod", "Browser", "Controller", "Database", "Workload", "Template"]),
+    );
     expect(SKIPPED.length).toBeLessThanOrEqual(3);
   });
 });
@@ -263,17 +330,21 @@ describe("the engine", () => {
 });
 
 describe("`pulumi preview`, given bad input", () => {
-  it.each(INPUTS.map((i) => [i.title, i.field, i] as const))("should refuse %s, naming %s", async (_title, field, input) => {
-    const o = await preview(input);
-    expect(o.ok).toBe(false);
-    for (const f of [field, ...(input.also ?? [])]) {
-      if (naming(o, f).length === 0) throw new Error(`the preview did not name ${f}:\n${o.stdout.slice(-3000)}`);
-    }
-    refused.set(input.title, o);
-    // Nothing secret, nothing of the program's passwords, in anything the CLI printed.
-    const printed = `${o.stdout}\n${o.stderr}\n${o.error}\n${o.events.join("\n")}`;
-    for (const s of [...input.quiet, ...SEED_PASSWORDS, configured.ws.apiKey]) expect([input.title, printed.includes(s)]).toEqual([input.title, false]);
-  });
+  it.each(INPUTS.map((i) => [i.title, i.field, i] as const))(
+    "should refuse %s, naming %s",
+    async (_title, field, input) => {
+      const o = await preview(input);
+      expect(o.ok).toBe(false);
+      for (const f of [field, ...(input.also ?? [])]) {
+        if (naming(o, f).length === 0) throw new Error(`the preview did not name ${f}:\n${o.stdout.slice(-3000)}`);
+      }
+      refused.set(input.title, o);
+      // Nothing secret, nothing of the program's passwords, in anything the CLI printed.
+      const printed = `${o.stdout}\n${o.stderr}\n${o.error}\n${o.events.join("\n")}`;
+      for (const s of [...input.quiet, ...SEED_PASSWORDS, configured.ws.apiKey])
+        expect([input.title, printed.includes(s)]).toEqual([input.title, false]);
+    },
+  );
 });
 
 describe("the service", () => {

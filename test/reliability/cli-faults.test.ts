@@ -9,7 +9,16 @@
  * One service (with a data dir) for the file, one workspace and one stack per scenario.
  */
 import { ensureBuilt, configuredStack, type E2eStack } from "../e2e/harness";
-import { errorLines, fileProgramStack, ownPulumiChildren, runOp, sleep, startRestartableService, type OpOutcome, type RestartableService } from "./cli-helpers";
+import {
+  errorLines,
+  fileProgramStack,
+  ownPulumiChildren,
+  runOp,
+  sleep,
+  startRestartableService,
+  type OpOutcome,
+  type RestartableService,
+} from "./cli-helpers";
 import { DECLARED, fleet } from "./fleet";
 
 /** Bound of one `pulumi up` here; past it the CLI is interrupted and the test fails. */
@@ -67,7 +76,10 @@ function expectExplained(o: OpOutcome, patterns: RegExp[]): void {
 /** The first line of a failed operation's output that matches `pattern`, shortened. */
 function firstLine(o: OpOutcome, pattern: RegExp): string {
   const line = `${o.stdout}\n${o.error}`.split("\n").find((l) => pattern.test(l)) ?? "";
-  return line.replace(/^.*?error: /, "").trim().slice(0, 220);
+  return line
+    .replace(/^.*?error: /, "")
+    .trim()
+    .slice(0, 220);
 }
 
 const up = (s: FleetStack): Promise<OpOutcome> => runOp(s.stack, "up", OP_TIMEOUT_MS, { parallel: PARALLEL });
@@ -76,7 +88,11 @@ const up = (s: FleetStack): Promise<OpOutcome> => runOp(s.stack, "up", OP_TIMEOU
  * Runs `up` under a fault; if it fails, the failure must say what happened. Then a rerun (with the
  * fault still on unless `clear` ends it first) must converge.
  */
-async function upThenRerun(s: FleetStack, explained: RegExp[], clear?: () => Promise<void>): Promise<{ first: OpOutcome; rerun: OpOutcome }> {
+async function upThenRerun(
+  s: FleetStack,
+  explained: RegExp[],
+  clear?: () => Promise<void>,
+): Promise<{ first: OpOutcome; rerun: OpOutcome }> {
   const first = await up(s);
   if (!first.ok) {
     console.log(`up under the fault failed, as allowed: ${errorLines(first, 3).join(" | ")}`);
@@ -105,8 +121,14 @@ it("should interrupt an `up` that overruns its bound, and leave no CLI process b
   const ws = service.workspace();
   const file = await fileProgramStack("wws-rel-bound");
   try {
-    await file.stack.setAllConfig({ "wws:baseUrl": { value: service.url }, "wws:workspace": { value: ws.name }, "wws:apiKey": { value: ws.apiKey, secret: true } });
-    file.setProgram(`const wws = require("pulumi-wws");\nfor (const id of ["slow-1", "slow-2", "slow-3"]) new wws.Controller(id, { readyTimeoutSeconds: 300 });\n`);
+    await file.stack.setAllConfig({
+      "wws:baseUrl": { value: service.url },
+      "wws:workspace": { value: ws.name },
+      "wws:apiKey": { value: ws.apiKey, secret: true },
+    });
+    file.setProgram(
+      `const wws = require("pulumi-wws");\nfor (const id of ["slow-1", "slow-2", "slow-3"]) new wws.Controller(id, { readyTimeoutSeconds: 300 });\n`,
+    );
     await service.ctl.pauseReconciler(); // the waits would last 300 s
     const started = Date.now();
     let error = "";
@@ -121,7 +143,9 @@ it("should interrupt an `up` that overruns its bound, and leave no CLI process b
     expect(error).toMatch(/did not finish within 5000 ms \(interrupted\)/);
     expect(ms).toBeLessThan(5_000 + 3 * 5_000 + 2_000); // the bound, then ^C, ^C and SIGKILL 5 s apart at most
     expect(ownPulumiChildren()).toEqual([]);
-    figures.push(`  bound: an \`up\` waiting up to 300 s was interrupted at its 5 s bound, the CLI gone ${secs(ms - 5_000)} later`);
+    figures.push(
+      `  bound: an \`up\` waiting up to 300 s was interrupted at its 5 s bound, the CLI gone ${secs(ms - 5_000)} later`,
+    );
   } finally {
     file.cleanup();
   }
@@ -190,7 +214,9 @@ it("(c) should converge with 200-800 ms of latency on every request", async () =
   }
   expect(result.first.ok).toBe(true); // latency alone is no reason to fail
   await expectExactlyDeclared(s, result.rerun);
-  figures.push(`  (c) 200-800 ms latency on ${during!.requests.total} requests: up converged in ${secs(result.first.ms)}, rerun (still slow) ${secs(result.rerun.ms)}`);
+  figures.push(
+    `  (c) 200-800 ms latency on ${during!.requests.total} requests: up converged in ${secs(result.first.ms)}, rerun (still slow) ${secs(result.rerun.ms)}`,
+  );
 });
 
 it("(d) should converge when the service restarts mid-wait, with its data dir, on the same port", async () => {
@@ -241,7 +267,9 @@ it("(e) should fail naming the phase when the reconciler is paused past the read
   const timedOut = `${first!.stdout}\n${first!.error}`.match(/did not become ready/g)?.length ?? 0;
   // Every accepted workload is in the stack (with its init error): nothing orphaned.
   const spec = await s.client.getSpec();
-  expect((await s.resources()).map((r) => r.id).sort()).toEqual(spec.workloads.map((w) => `${s.ws.name}/${w.id}`).sort());
+  expect((await s.resources()).map((r) => r.id).sort()).toEqual(
+    spec.workloads.map((w) => `${s.ws.name}/${w.id}`).sort(),
+  );
 
   const rerun = await up(s);
   if (!rerun.ok) throw new Error(`the rerun did not converge:\n${errorLines(rerun).join("\n")}`);

@@ -41,11 +41,23 @@ export async function startRestartableService(options: {
   /** The API key of a workspace. @default `<prefix>-key-<n>-<random>` */
   keyFor?: (workspace: string) => string;
 }): Promise<RestartableService> {
-  const pool = workspacePool(options.prefix, options.count, (ws, i) => options.keyFor?.(ws) ?? `${options.prefix}-key-${i}-${random(12)}`);
+  const pool = workspacePool(
+    options.prefix,
+    options.count,
+    (ws, i) => options.keyFor?.(ws) ?? `${options.prefix}-key-${i}-${random(12)}`,
+  );
   const keys = pool.keys;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wws-rel-cli-"));
   const controlToken = `rel-cli-control-${random()}`;
-  const base: ServiceOptions = { host: "127.0.0.1", reconcileMs: 20, heartbeatMs: 60_000, ...options.service, keys, controlToken, dataDir };
+  const base: ServiceOptions = {
+    host: "127.0.0.1",
+    reconcileMs: 20,
+    heartbeatMs: 60_000,
+    ...options.service,
+    keys,
+    controlToken,
+    dataDir,
+  };
   let svc = await startService({ ...base, port: 0 });
   const port = svc.port;
   let restarts = 0;
@@ -109,7 +121,12 @@ export type OpKind = "up" | "preview" | "refresh" | "destroy";
  * interrupted (SIGINT through the Automation API's `signal`) and the returned promise rejects,
  * whether or not the CLI has exited by then (waited for 20 s more at most).
  */
-export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra: { parallel?: number; debug?: boolean } = {}): Promise<OpOutcome> {
+export async function runOp(
+  stack: Stack,
+  kind: OpKind,
+  timeoutMs: number,
+  extra: { parallel?: number; debug?: boolean } = {},
+): Promise<OpOutcome> {
   const started = Date.now();
   const out: OpOutcome = { ok: false, error: "", stdout: "", stderr: "", events: [], ms: 0, outputs: {} };
   const abort = new AbortController();
@@ -124,7 +141,8 @@ export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra
     if (kind === "up") {
       const r = await stack.up({ ...common, ...(extra.parallel ? { parallel: extra.parallel } : {}) });
       out.outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
-    } else if (kind === "preview") await stack.preview({ ...common, ...(extra.parallel ? { parallel: extra.parallel } : {}) });
+    } else if (kind === "preview")
+      await stack.preview({ ...common, ...(extra.parallel ? { parallel: extra.parallel } : {}) });
     else if (kind === "refresh") await stack.refresh(common);
     else await stack.destroy(common);
   };
@@ -133,7 +151,10 @@ export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra
     (err: unknown) => void (out.error = String(err)),
   );
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([settled.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
+  const timedOut = await Promise.race([
+    settled.then(() => false),
+    new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
+  ]);
   clearTimeout(timer);
   out.ms = Date.now() - started;
   if (timedOut) {
@@ -146,7 +167,9 @@ export async function runOp(stack: Stack, kind: OpKind, timeoutMs: number, extra
       for (const pid of ownPulumiChildren()) process.kill(pid, signal);
       ended = await Promise.race([settled.then(() => true), sleep(5_000).then(() => false)]);
     }
-    throw new Error(`pulumi ${kind} did not finish within ${timeoutMs} ms (interrupted); output so far:\n${out.stdout.slice(-4000)}\n${out.stderr.slice(-2000)}`);
+    throw new Error(
+      `pulumi ${kind} did not finish within ${timeoutMs} ms (interrupted); output so far:\n${out.stdout.slice(-4000)}\n${out.stderr.slice(-2000)}`,
+    );
   }
   return out;
 }
@@ -170,7 +193,10 @@ export function ownPulumiChildren(): number[] {
 
 /** The `error:` lines of an operation's output, deduplicated, for messages and logs. */
 export function errorLines(o: OpOutcome, max = 8): string[] {
-  const lines = `${o.stdout}\n${o.error}`.split("\n").map((l) => l.trim()).filter((l) => /\berror\b/i.test(l) && !/^stderr:|Command failed with exit code/.test(l));
+  const lines = `${o.stdout}\n${o.error}`
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /\berror\b/i.test(l) && !/^stderr:|Command failed with exit code/.test(l));
   return [...new Set(lines)].slice(0, max);
 }
 
@@ -181,13 +207,24 @@ export function errorLines(o: OpOutcome, max = 8): string[] {
  * program that throws leaves rejections inside `@pulumi/pulumi` in the test process, which fail
  * the jest suite and upset the next inline operation.
  */
-export async function fileProgramStack(projectName: string): Promise<{ stack: Stack; setProgram(source: string): void; cleanup(): void }> {
+export async function fileProgramStack(
+  projectName: string,
+): Promise<{ stack: Stack; setProgram(source: string): void; cleanup(): void }> {
   const cmd = await pulumiCommand();
   const { workDir, envVars, cleanup } = newStackDir("wws-rel-cli-", pulumiBinDir(), `rel-passphrase-${random()}`);
   // Plain JavaScript: no ts-node to register, a faster start.
-  fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), `name: ${projectName}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n`);
-  fs.writeFileSync(path.join(workDir, "package.json"), JSON.stringify({ name: projectName, private: true, main: "index.js" }));
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "local", workDir }, { workDir, pulumiCommand: cmd, envVars });
+  fs.writeFileSync(
+    path.join(workDir, "Pulumi.yaml"),
+    `name: ${projectName}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n`,
+  );
+  fs.writeFileSync(
+    path.join(workDir, "package.json"),
+    JSON.stringify({ name: projectName, private: true, main: "index.js" }),
+  );
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "local", workDir },
+    { workDir, pulumiCommand: cmd, envVars },
+  );
   return {
     stack,
     setProgram: (source) => fs.writeFileSync(path.join(workDir, "index.js"), source),
@@ -216,12 +253,25 @@ export function base64Forms(secret: string): string[] {
 export function secretForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const b64 = base64Forms(secret);
-  return [...new Set([secret, json, JSON.stringify(json).slice(1, -1), encodeURIComponent(secret), ...b64, ...b64.map((f) => f.replace(/\+/g, "-").replace(/\//g, "_"))])];
+  return [
+    ...new Set([
+      secret,
+      json,
+      JSON.stringify(json).slice(1, -1),
+      encodeURIComponent(secret),
+      ...b64,
+      ...b64.map((f) => f.replace(/\+/g, "-").replace(/\//g, "_")),
+    ]),
+  ];
 }
 
 /** `where: name (form)` for every secret found in `text`. */
 export function secretHits(where: string, text: string, secrets: Record<string, string>): string[] {
-  return Object.entries(secrets).flatMap(([name, s]) => secretForms(s).filter((f) => text.includes(f)).map((f) => `${where}: ${name} (${f === s ? "raw" : f})`));
+  return Object.entries(secrets).flatMap(([name, s]) =>
+    secretForms(s)
+      .filter((f) => text.includes(f))
+      .map((f) => `${where}: ${name} (${f === s ? "raw" : f})`),
+  );
 }
 
 /** Every regular file under `dir` (symlinks not followed). */

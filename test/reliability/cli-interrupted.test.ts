@@ -9,7 +9,14 @@
  * The program is a file run by the CLI's language host, so the killed engine's connections are not
  * left in this process.
  */
-import { errorLines, fileProgramStack, ownPulumiChildren, sleep, startRestartableService, type RestartableService } from "./cli-helpers";
+import {
+  errorLines,
+  fileProgramStack,
+  ownPulumiChildren,
+  sleep,
+  startRestartableService,
+  type RestartableService,
+} from "./cli-helpers";
 import { ensureBuilt } from "../e2e/harness";
 import { descendantsOf, killLeftovers, providerProcessesOf, untilGone } from "./process-tree";
 
@@ -42,7 +49,11 @@ async function newStack(image: string) {
   const ws = service.workspace();
   const file = await fileProgramStack("wws-rel-interrupted");
   cleanups.push(file.cleanup);
-  await file.stack.setAllConfig({ "wws:baseUrl": { value: service.url }, "wws:workspace": { value: ws.name }, "wws:apiKey": { value: ws.apiKey, secret: true } });
+  await file.stack.setAllConfig({
+    "wws:baseUrl": { value: service.url },
+    "wws:workspace": { value: ws.name },
+    "wws:apiKey": { value: ws.apiKey, secret: true },
+  });
   file.setProgram(podsProgram(image));
   return { ...file, ws, client: service.client(ws.name) };
 }
@@ -107,7 +118,9 @@ async function recover(s: FileStack, kind: "up" | "destroy"): Promise<string> {
     if (kind === "up") await s.stack.up({ onOutput: (t) => (out += t) });
     else await s.stack.destroy({ onOutput: (t) => (out += t) });
   } catch (err) {
-    throw new Error(`the rerun did not converge:\n${errorLines({ stdout: out, error: String(err) } as never).join("\n")}`);
+    throw new Error(
+      `the rerun did not converge:\n${errorLines({ stdout: out, error: String(err) } as never).join("\n")}`,
+    );
   }
   return out;
 }
@@ -117,7 +130,9 @@ async function expectExactly(s: FileStack, image: string | undefined): Promise<v
   const expected = image === undefined ? [] : Array.from({ length: PODS }, (_, i) => [`p${i + 1}`, image]);
   expect(spec.workloads.map((w) => [w.id, w.spec.image]).sort()).toEqual(expected.sort());
   const state = await s.stack.exportStack();
-  const ids = ((state.deployment.resources ?? []) as Array<{ type: string; id?: string }>).filter((r) => r.type.endsWith("wws:Pod")).map((r) => r.id);
+  const ids = ((state.deployment.resources ?? []) as Array<{ type: string; id?: string }>)
+    .filter((r) => r.type.endsWith("wws:Pod"))
+    .map((r) => r.id);
   expect(ids.sort()).toEqual(expected.map(([id]) => `${s.ws.name}/${id}`).sort());
   const pulse = await s.client.getPulse();
   expect((pulse.workloads ?? []).filter((w) => w.phase !== "Running")).toEqual([]);
@@ -146,7 +161,9 @@ it("should recover an `up` killed during creates: the provider exits, the rerun 
   await s.stack.refresh({ clearPendingCreates: true });
   expect(((await s.stack.exportStack()).deployment.pending_operations ?? []).length).toBe(0);
   await expectExactly(s, "nginx:1.27");
-  figures.push(`  during creates (${accepted} of ${PODS} accepted, waits in flight): provider exited ${secs(exitMs)} after the CLI; cancel + up converged (own creates adopted with a warning)`);
+  figures.push(
+    `  during creates (${accepted} of ${PODS} accepted, waits in flight): provider exited ${secs(exitMs)} after the CLI; cancel + up converged (own creates adopted with a warning)`,
+  );
 });
 
 it("should recover an `up` whose provider process was killed during creates with a plain rerun", async () => {
@@ -163,7 +180,9 @@ it("should recover an `up` whose provider process was killed during creates with
   await s.stack.up({ onOutput: (t) => (out += t) });
   expect(out).toMatch(/taken as this stack's own create that was interrupted/);
   await expectExactly(s, "nginx:1.27");
-  figures.push(`  provider process killed during creates: up failed ("${/error: [^\n]{0,120}/.exec(failed)?.[0] ?? "?"}"); plain up converged`);
+  figures.push(
+    `  provider process killed during creates: up failed ("${/error: [^\n]{0,120}/.exec(failed)?.[0] ?? "?"}"); plain up converged`,
+  );
 });
 
 it("should recover an `up` killed during an update's wait", async () => {

@@ -15,7 +15,17 @@ import { promisify } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import * as wws from "../../index";
 import { configuredStack, ensureBuilt, pulumiCommand, type E2eStack } from "../e2e/harness";
-import { base64Forms, filesUnder, runOp, secretForms, secretHits, startRestartableService, type OpKind, type OpOutcome, type RestartableService } from "./cli-helpers";
+import {
+  base64Forms,
+  filesUnder,
+  runOp,
+  secretForms,
+  secretHits,
+  startRestartableService,
+  type OpKind,
+  type OpOutcome,
+  type RestartableService,
+} from "./cli-helpers";
 
 const execFileAsync = promisify(execFile);
 jest.setTimeout(180_000);
@@ -26,13 +36,13 @@ const SECRETS = {
   apiKey: 'cli-Key-"q"\\b/+=-7c3e91d2',
   vmConfigFirst: 'vm-Config-"First"\\Pw/ü+1',
   vmConfigSecond: "vm-Config-Second-Pw<&>ü=2",
-  vmPlainFirst: "vm-Plain-First-Pw \"spaced\" 3",
+  vmPlainFirst: 'vm-Plain-First-Pw "spaced" 3',
   vmPlainSecond: "vm-Plain-Second-Pw\\4/",
-  dbConfig: "db-Config-Pw-ü-\"5\"",
+  dbConfig: 'db-Config-Pw-ü-"5"',
   dbPlain: "db-Plain-Pw+/=6",
-  outOfBand: "vm-OutOfBand-Pw-\"7\"",
+  outOfBand: 'vm-OutOfBand-Pw-"7"',
   adopted: "vm-Adopted-Pw-\\8/ü",
-  checkFailure: "vm-CheckFailure-Pw-9\"",
+  checkFailure: 'vm-CheckFailure-Pw-9"',
 } as const;
 
 interface Step {
@@ -48,12 +58,27 @@ const step: Step = { vmConfig: "first", vmPlain: SECRETS.vmPlainFirst, adopt: fa
 
 async function program(): Promise<Record<string, unknown>> {
   const cfg = new pulumi.Config();
-  const vmConfig = new wws.VirtualMachine("vm-config", { os: "ubuntu", credentials: { username: "ops", password: cfg.requireSecret("vmPassword") } });
-  const vmPlain = new wws.VirtualMachine("vm-plain", { os: "windows", credentials: { username: "admin", password: step.vmPlain } });
-  const dbConfig = new wws.Database("db-config", { engine: "postgres", network: { exposed: true }, credentials: { password: cfg.requireSecret("dbPassword") } });
+  const vmConfig = new wws.VirtualMachine("vm-config", {
+    os: "ubuntu",
+    credentials: { username: "ops", password: cfg.requireSecret("vmPassword") },
+  });
+  const vmPlain = new wws.VirtualMachine("vm-plain", {
+    os: "windows",
+    credentials: { username: "admin", password: step.vmPlain },
+  });
+  const dbConfig = new wws.Database("db-config", {
+    engine: "postgres",
+    network: { exposed: true },
+    credentials: { password: cfg.requireSecret("dbPassword") },
+  });
   const dbPlain = new wws.Database("db-plain", { engine: "redis", credentials: { password: SECRETS.dbPlain } });
-  if (step.adopt) new wws.VirtualMachine("legacy", { os: "ubuntu", adopt: true, credentials: { password: SECRETS.adopted } });
-  if (step.broken) new wws.VirtualMachine("broken", { os: "ubuntu", credentials: { password: SECRETS.checkFailure, token: SECRETS.checkFailure } as never });
+  if (step.adopt)
+    new wws.VirtualMachine("legacy", { os: "ubuntu", adopt: true, credentials: { password: SECRETS.adopted } });
+  if (step.broken)
+    new wws.VirtualMachine("broken", {
+      os: "ubuntu",
+      credentials: { password: SECRETS.checkFailure, token: SECRETS.checkFailure } as never,
+    });
   return {
     phases: { vmConfig: vmConfig.phase, vmPlain: vmPlain.phase, dbConfig: dbConfig.phase, dbPlain: dbPlain.phase },
     dbUri: dbConfig.connectionUri,
@@ -81,7 +106,10 @@ beforeAll(async () => {
   });
   // wws:apiKey a config secret (configuredStack), the passwords config secrets or plain strings.
   s = await configuredStack(service, program, Object.values(SECRETS));
-  await s.stack.setAllConfig({ vmPassword: { value: SECRETS.vmConfigFirst, secret: true }, dbPassword: { value: SECRETS.dbConfig, secret: true } });
+  await s.stack.setAllConfig({
+    vmPassword: { value: SECRETS.vmConfigFirst, secret: true },
+    dbPassword: { value: SECRETS.dbConfig, secret: true },
+  });
 });
 
 afterAll(async () => {
@@ -99,7 +127,11 @@ afterAll(async () => {
 async function cli(args: string[]): Promise<string> {
   const cmd = await pulumiCommand();
   const env = { ...process.env, ...(s.stack.workspace.envVars as Record<string, string>) };
-  const { stdout, stderr } = await execFileAsync(cmd.command, [...args, "--stack", s.stack.name], { cwd: s.workDir, env, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout, stderr } = await execFileAsync(cmd.command, [...args, "--stack", s.stack.name], {
+    cwd: s.workDir,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return `${stdout}\n${stderr}`;
 }
 
@@ -116,7 +148,8 @@ async function searchEverywhere(after: string): Promise<void> {
   expect(backendFiles.some((f) => f.endsWith(path.join("stacks", "wws-e2e", "e2e.json")))).toBe(true); // the checkpoint is among them
   for (const f of backendFiles) places.push([path.relative(s.backendDir, f), fs.readFileSync(f, "latin1")]);
   searched.set("state backend files", (searched.get("state backend files") ?? 0) + 1);
-  for (const f of filesUnder(s.workDir).filter((f) => /Pulumi\..*ya?ml$/.test(f))) add(`project ${path.basename(f)}`, fs.readFileSync(f, "latin1"));
+  for (const f of filesUnder(s.workDir).filter((f) => /Pulumi\..*ya?ml$/.test(f)))
+    add(`project ${path.basename(f)}`, fs.readFileSync(f, "latin1"));
   const home = path.join(os.homedir(), ".pulumi", "workspaces");
   for (const f of filesUnder(home)) places.push([f, fs.readFileSync(f, "latin1")]);
   searched.set("~/.pulumi/workspaces", (searched.get("~/.pulumi/workspaces") ?? 0) + 1);
@@ -125,7 +158,10 @@ async function searchEverywhere(after: string): Promise<void> {
   const outputs = await cli(["stack", "output", "--json"]);
   add("pulumi stack output --json", outputs);
   cliOutputs.push(exported, outputs);
-  add("CLI stdout/stderr and engine events, @pulumi/pulumi's RegisterResource debug lines and the provider's output included", cliOutputs.join("\n"));
+  add(
+    "CLI stdout/stderr and engine events, @pulumi/pulumi's RegisterResource debug lines and the provider's output included",
+    cliOutputs.join("\n"),
+  );
   add("service log lines", serviceLog.join("\n"));
   const hits = places.flatMap(([where, text]) => secretHits(where, text, SECRETS));
   expect([after, hits]).toEqual([after, []]);
@@ -153,7 +189,8 @@ async function op(kind: OpKind, what: string): Promise<OpOutcome> {
   operations++;
   const sdkDebug = o.events.filter(isSdkRegisterDebugLine);
   sdkDebugLines += sdkDebug.length;
-  for (const e of sdkDebug) for (const h of secretHits("debug event", e, SECRETS)) sdkDebugHits.add(h.replace(/ \(.*$/, ""));
+  for (const e of sdkDebug)
+    for (const h of secretHits("debug event", e, SECRETS)) sdkDebugHits.add(h.replace(/ \(.*$/, ""));
   cliOutputs.push(o.stdout, o.stderr, o.error, ...o.events);
   providerLines += o.events.filter((e) => e.includes("wws: ")).length;
   figures.push(`  ${what}: ${kind} ${o.ok ? "succeeded" : "failed"} in ${(o.ms / 1000).toFixed(1)} s`);
@@ -165,7 +202,11 @@ it("should find a secret in each form it looks for, wherever it sits in a longer
   for (const secret of Object.values(SECRETS)) {
     for (const prefix of ["", "a", "ab", "abc"]) {
       const text = `${prefix}${secret}~tail`;
-      expect([secret, prefix, base64Forms(secret).some((f) => Buffer.from(text).toString("base64").includes(f))]).toEqual([secret, prefix, true]);
+      expect([
+        secret,
+        prefix,
+        base64Forms(secret).some((f) => Buffer.from(text).toString("base64").includes(f)),
+      ]).toEqual([secret, prefix, true]);
       expect(secretForms(secret).some((f) => Buffer.from(text).toString("base64url").includes(f))).toBe(true);
     }
     expect(secretHits("json", JSON.stringify({ v: `x${secret}y` }), { s: secret })).not.toEqual([]);
@@ -178,10 +219,16 @@ const secretsFile = (): string => fs.readFileSync(path.join(service.dataDir, "se
 it("should create VMs and databases with passwords from config secrets and plain strings, leaving none in plaintext", async () => {
   const up = await op("up", "create");
   expect(up.ok).toBe(true);
-  expect(up.outputs.phases).toEqual({ vmConfig: "Running", vmPlain: "Running", dbConfig: "Running", dbPlain: "Running" });
+  expect(up.outputs.phases).toEqual({
+    vmConfig: "Running",
+    vmPlain: "Running",
+    dbConfig: "Running",
+    dbPlain: "Running",
+  });
   // The passwords did reach the service (which keeps them apart, in its secrets file): the search
   // would find them there, so it can find them.
-  for (const k of ["vmConfigFirst", "vmPlainFirst", "dbConfig", "dbPlain"] as const) expect([k, secretsFile().includes(JSON.stringify(SECRETS[k]).slice(1, -1))]).toEqual([k, true]);
+  for (const k of ["vmConfigFirst", "vmPlainFirst", "dbConfig", "dbPlain"] as const)
+    expect([k, secretsFile().includes(JSON.stringify(SECRETS[k]).slice(1, -1))]).toEqual([k, true]);
   expect(secretHits("service secrets file", secretsFile(), SECRETS).length).toBeGreaterThanOrEqual(4);
   // The provider's console output reached the CLI (so it was searched).
   expect(up.events.some((e) => /wws: waiting up to/.test(e))).toBe(true);
@@ -194,7 +241,9 @@ it("should fail a preview whose check fails inside credentials without printing 
   try {
     const preview = await op("preview", "failing preview");
     expect(preview.ok).toBe(false);
-    expect(preview.stdout).toMatch(/resource 'broken': property credentials\.token value \{<nil>\} has a problem: unknown field/);
+    expect(preview.stdout).toMatch(
+      /resource 'broken': property credentials\.token value \{<nil>\} has a problem: unknown field/,
+    );
   } finally {
     step.broken = false;
   }
@@ -205,13 +254,16 @@ it("should change a VM's password (config secret and plain) with an update, leav
   step.vmPlain = SECRETS.vmPlainSecond;
   const up = await op("up", "password change");
   expect(up.ok).toBe(true);
-  const changes = up.events.map((e) => JSON.parse(e) as { resourcePreEvent?: { metadata: { urn: string; op: string } } }).flatMap((e) => (e.resourcePreEvent ? [e.resourcePreEvent.metadata] : []));
+  const changes = up.events
+    .map((e) => JSON.parse(e) as { resourcePreEvent?: { metadata: { urn: string; op: string } } })
+    .flatMap((e) => (e.resourcePreEvent ? [e.resourcePreEvent.metadata] : []));
   const opsOf = (name: string): string[] => changes.filter((m) => m.urn.endsWith(`::${name}`)).map((m) => m.op);
   expect(opsOf("vm-config")).toEqual(["update"]);
   expect(opsOf("vm-plain")).toEqual(["update"]);
   expect(opsOf("db-config")).toEqual(["same"]);
   // Sent with the upsert: the service holds the new passwords.
-  for (const k of ["vmConfigSecond", "vmPlainSecond"] as const) expect([k, secretsFile().includes(JSON.stringify(SECRETS[k]).slice(1, -1))]).toEqual([k, true]);
+  for (const k of ["vmConfigSecond", "vmPlainSecond"] as const)
+    expect([k, secretsFile().includes(JSON.stringify(SECRETS[k]).slice(1, -1))]).toEqual([k, true]);
 });
 
 it("should refresh, leaving no password in plaintext", async () => {

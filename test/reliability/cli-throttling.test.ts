@@ -36,16 +36,23 @@ it(`should converge in ${RUNS} of ${RUNS} runs of \`up\` of ${WORKLOADS} workloa
       const before = await service.ctl.counters();
       const outcome = await runOp(s.stack, "up", READY_TIMEOUT_SECONDS * 1000, { parallel: WORKLOADS });
       const after = await service.ctl.counters();
-      const refused = (["429", "503"] as const).reduce((n, st) => n + (after.requests.byStatus[st] ?? 0) - (before.requests.byStatus[st] ?? 0), 0);
+      const refused = (["429", "503"] as const).reduce(
+        (n, st) => n + (after.requests.byStatus[st] ?? 0) - (before.requests.byStatus[st] ?? 0),
+        0,
+      );
       if (!outcome.ok) throw new Error(`run ${run} of ${RUNS} did not converge:\n${errorLines(outcome).join("\n")}`);
       expect(refused).toBeGreaterThan(0); // the faults were on during this run
       expect(outcome.outputs.phases).toEqual(Object.fromEntries(DECLARED.map((d) => [d.id, "Running"])));
       const spec = await s.client.getSpec();
       expect(spec.workloads.map((w) => [w.id, w.type]).sort()).toEqual(DECLARED.map((d) => [d.id, d.kind]).sort());
-      runs.push(`run ${run}: ${(outcome.ms / 1000).toFixed(1)} s, ${refused} of ${after.requests.total - before.requests.total} requests refused`);
+      runs.push(
+        `run ${run}: ${(outcome.ms / 1000).toFixed(1)} s, ${refused} of ${after.requests.total - before.requests.total} requests refused`,
+      );
     } finally {
       s.cleanup();
     }
   }
-  console.log(`sustained 25% 429/503 (Retry-After: 1), up of ${WORKLOADS} workloads, ${RUNS} of ${RUNS} converged:\n  ${runs.join("\n  ")}`);
+  console.log(
+    `sustained 25% 429/503 (Retry-After: 1), up of ${WORKLOADS} workloads, ${RUNS} of ${RUNS} converged:\n  ${runs.join("\n  ")}`,
+  );
 });

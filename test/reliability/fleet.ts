@@ -7,7 +7,10 @@ import * as wws from "../../index";
 const KINDS = ["pod", "browser", "controller"] as const;
 
 /** 30 workloads: 10 of each kind, ids `pod-00`, `browser-00`, `controller-00`, … */
-export const DECLARED = Array.from({ length: 30 }, (_, i) => ({ id: `${KINDS[i % 3]}-${String(Math.floor(i / 3)).padStart(2, "0")}`, kind: KINDS[i % 3] }));
+export const DECLARED = Array.from({ length: 30 }, (_, i) => ({
+  id: `${KINDS[i % 3]}-${String(Math.floor(i / 3)).padStart(2, "0")}`,
+  kind: KINDS[i % 3],
+}));
 
 /** The inline program declaring `DECLARED`; its output `phases` maps each id to its phase. */
 export function fleet(o: { readyTimeoutSeconds?: number } = {}) {

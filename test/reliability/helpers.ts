@@ -76,7 +76,13 @@ export function raw(port: number, bytes: string | Buffer, timeoutMs = 5000): Pro
  * backpressure, and stops as soon as an answer arrives. Returns the complete answer (head and
  * `content-length` bytes of body) and how many body bytes had been written by then.
  */
-export function pushBody(port: number, headText: string, total: number, chunk: Buffer, frame: (c: Buffer) => Buffer = (c) => c): Promise<{ answer: RawAnswer; sent: number }> {
+export function pushBody(
+  port: number,
+  headText: string,
+  total: number,
+  chunk: Buffer,
+  frame: (c: Buffer) => Buffer = (c) => c,
+): Promise<{ answer: RawAnswer; sent: number }> {
   return new Promise((resolve) => {
     let sent = 0;
     let answered = false;
@@ -105,7 +111,11 @@ export function pushBody(port: number, headText: string, total: number, chunk: B
       answered = true;
       chunks.push(d);
       const got = parseRaw(Buffer.concat(chunks).toString("latin1"));
-      if (got.raw.includes("\r\n\r\n") && Buffer.byteLength(got.body, "latin1") >= Number(got.headers["content-length"] ?? 0)) finish();
+      if (
+        got.raw.includes("\r\n\r\n") &&
+        Buffer.byteLength(got.body, "latin1") >= Number(got.headers["content-length"] ?? 0)
+      )
+        finish();
     });
     socket.on("error", () => undefined);
     socket.on("close", finish);
@@ -113,12 +123,23 @@ export function pushBody(port: number, headText: string, total: number, chunk: B
 }
 
 /** `GET path` over a raw socket with `connection: close` and the given extra header lines. */
-export function rawGet(port: number, path: string, headerLines: string[] = [`x-api-key: ${KEYS.alpha}`]): Promise<RawAnswer> {
-  return raw(port, [`GET ${path} HTTP/1.1`, "host: 127.0.0.1", ...headerLines, "connection: close", "", ""].join("\r\n"));
+export function rawGet(
+  port: number,
+  path: string,
+  headerLines: string[] = [`x-api-key: ${KEYS.alpha}`],
+): Promise<RawAnswer> {
+  return raw(
+    port,
+    [`GET ${path} HTTP/1.1`, "host: 127.0.0.1", ...headerLines, "connection: close", "", ""].join("\r\n"),
+  );
 }
 
 /** Polls `check` (every 10 ms) until it returns something other than undefined/false. */
-export function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = "condition"): Promise<T> {
+export function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<T> {
   return pollUntil(check, { timeoutMs, intervalMs: 10, what });
 }
 
@@ -144,7 +165,8 @@ export class Stream {
   private readonly req;
 
   constructor(base: string, workspace: string, o: StreamOptions = {}) {
-    const headers: Record<string, string> = o.bearer !== undefined ? { authorization: `Bearer ${o.bearer}` } : { "x-api-key": o.key ?? KEYS.alpha };
+    const headers: Record<string, string> =
+      o.bearer !== undefined ? { authorization: `Bearer ${o.bearer}` } : { "x-api-key": o.key ?? KEYS.alpha };
     if (o.lastEventId !== undefined) headers["last-event-id"] = o.lastEventId;
     this.req = httpRequest(`${base}/v1/tenants/${workspace}/events/stream${o.query ?? ""}`, { headers, agent: false });
     this.req.on("response", (res) => {
@@ -179,12 +201,16 @@ export class Stream {
           resolve();
         } else if (this.ended) {
           cleanup();
-          reject(new Error(`stream ended before the condition held; last frames: ${JSON.stringify(this.frames.slice(-5))}`));
+          reject(
+            new Error(`stream ended before the condition held; last frames: ${JSON.stringify(this.frames.slice(-5))}`),
+          );
         }
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`condition not met within ${timeoutMs} ms; last frames: ${JSON.stringify(this.frames.slice(-5))}`));
+        reject(
+          new Error(`condition not met within ${timeoutMs} ms; last frames: ${JSON.stringify(this.frames.slice(-5))}`),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -217,7 +243,10 @@ export async function openStream(base: string, workspace: string, o: StreamOptio
 }
 
 /** Asserts the contract's error body and a request id on a failed answer. */
-export function expectErrorAnswer(a: { status: number; headers: Record<string, string>; json: unknown }, status?: number | number[]): void {
+export function expectErrorAnswer(
+  a: { status: number; headers: Record<string, string>; json: unknown },
+  status?: number | number[],
+): void {
   if (status !== undefined) expect(Array.isArray(status) ? status : [status]).toContain(a.status);
   expect(a.status).toBeGreaterThanOrEqual(400);
   expect(a.headers["x-request-id"]).toMatch(/^req_[0-9a-f]+$/);
@@ -226,6 +255,7 @@ export function expectErrorAnswer(a: { status: number; headers: Record<string, s
   expect(typeof body?.error?.message).toBe("string");
   if (body?.error?.details !== undefined) {
     expect(Array.isArray(body.error.details)).toBe(true);
-    for (const d of body.error.details as unknown[]) expect(d).toEqual(expect.objectContaining({ path: expect.any(String), message: expect.any(String) }));
+    for (const d of body.error.details as unknown[])
+      expect(d).toEqual(expect.objectContaining({ path: expect.any(String), message: expect.any(String) }));
   }
 }

@@ -1,6 +1,19 @@
 import { connect, type Socket } from "node:net";
 import { ControlClient, type RunningService } from "../../server";
-import { CONTROL_TOKEN, KEYS, call, expectErrorAnswer, openStream, pushBody, raw, rawGet, start, waitFor, type RawAnswer, type Stream } from "./helpers";
+import {
+  CONTROL_TOKEN,
+  KEYS,
+  call,
+  expectErrorAnswer,
+  openStream,
+  pushBody,
+  raw,
+  rawGet,
+  start,
+  waitFor,
+  type RawAnswer,
+  type Stream,
+} from "./helpers";
 
 const T = "/v1/tenants/alpha";
 const POD = "hostile-pod";
@@ -12,7 +25,11 @@ beforeAll(async () => {
   svc = await start();
   control = new ControlClient(svc.url, CONTROL_TOKEN);
   expect((await call(svc.url, "POST", `${T}/workloads/pod`, { body: { id: POD, image: "nginx" } })).status).toBe(202);
-  await waitFor(async () => (await call(svc.url, "GET", `${T}/workloads/${POD}/status`)).json?.phase === "Running", 5000, "pod Running");
+  await waitFor(
+    async () => (await call(svc.url, "GET", `${T}/workloads/${POD}/status`)).json?.phase === "Running",
+    5000,
+    "pod Running",
+  );
   await control.resetCounters();
 });
 afterAll(() => svc.close());
@@ -51,14 +68,36 @@ describe("the service, given malformed bodies", () => {
     ["a lone surrogate escape in the id", '{"id":"\\ud800","image":"x"}'],
     ["a duplicate key smuggling an invalid id", '{"id":"p1","image":"x","id":"P_1"}'],
   ])("should answer %s with 400 and the error body", async (_name, rawBody) => {
-    const res = await call(svc.url, "POST", `${T}/workloads/pod`, { rawBody, headers: { "content-type": "application/json" } });
+    const res = await call(svc.url, "POST", `${T}/workloads/pod`, {
+      rawBody,
+      headers: { "content-type": "application/json" },
+    });
     expectErrorAnswer(res, 400);
     expect(res.json.error.code).toBe("validation_failed");
   });
 
   it("should answer bytes that are not UTF-8 with 400 and the error body", async () => {
-    const body = Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('","image":"x"}')]);
-    const a = await raw(svc.port, Buffer.concat([Buffer.from(head([`POST ${T}/workloads/pod HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "content-type: application/json", `content-length: ${body.length}`, "connection: close"])), body]));
+    const body = Buffer.concat([
+      Buffer.from('{"id":"'),
+      Buffer.from([0xff, 0xfe, 0xc0, 0xaf]),
+      Buffer.from('","image":"x"}'),
+    ]);
+    const a = await raw(
+      svc.port,
+      Buffer.concat([
+        Buffer.from(
+          head([
+            `POST ${T}/workloads/pod HTTP/1.1`,
+            "host: x",
+            `x-api-key: ${KEYS.alpha}`,
+            "content-type: application/json",
+            `content-length: ${body.length}`,
+            "connection: close",
+          ]),
+        ),
+        body,
+      ]),
+    );
     expectRawError(a, 400);
     expect(a.json.error.details.map((d: { path: string }) => d.path)).toEqual(["id"]);
   });
@@ -71,7 +110,10 @@ describe("the service, given malformed bodies", () => {
     ["text/json", "text/json"],
     ["no content type", undefined],
   ])("should answer %s with 415 and the error body", async (_name, type) => {
-    const res = await call(svc.url, "POST", `${T}/templates`, { rawBody: '{"name":"t","kind":"pod","config":{"pod":{}}}', headers: type ? { "content-type": type } : {} });
+    const res = await call(svc.url, "POST", `${T}/templates`, {
+      rawBody: '{"name":"t","kind":"pod","config":{"pod":{}}}',
+      headers: type ? { "content-type": type } : {},
+    });
     expectErrorAnswer(res, 415);
     expect(res.json.error.code).toBe("unsupported_media_type");
   });
@@ -82,7 +124,13 @@ describe("the service, given a 10 MB body", () => {
   const CHUNK = Buffer.alloc(64 * 1024, "a");
 
   it("should answer a declared 10 MB body with 413 before reading it, and keep serving", async () => {
-    const h = head([`POST ${T}/workloads/pod HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "content-type: application/json", `content-length: ${TEN_MB}`]);
+    const h = head([
+      `POST ${T}/workloads/pod HTTP/1.1`,
+      "host: x",
+      `x-api-key: ${KEYS.alpha}`,
+      "content-type: application/json",
+      `content-length: ${TEN_MB}`,
+    ]);
     const { answer, sent } = await pushBody(svc.port, h, TEN_MB, CHUNK);
     expectRawError(answer, 413);
     expect(answer.json.error.code).toBe("payload_too_large");
@@ -92,8 +140,15 @@ describe("the service, given a 10 MB body", () => {
   });
 
   it("should answer a chunked 10 MB body with 413 once 1 MiB has been read, and keep serving", async () => {
-    const h = head([`POST ${T}/templates HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "content-type: application/json", "transfer-encoding: chunked"]);
-    const chunked = (c: Buffer): Buffer => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from("\r\n")]);
+    const h = head([
+      `POST ${T}/templates HTTP/1.1`,
+      "host: x",
+      `x-api-key: ${KEYS.alpha}`,
+      "content-type: application/json",
+      "transfer-encoding: chunked",
+    ]);
+    const chunked = (c: Buffer): Buffer =>
+      Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from("\r\n")]);
     const { answer, sent } = await pushBody(svc.port, h, TEN_MB, CHUNK, chunked);
     expectRawError(answer, 413);
     expect(sent).toBeLessThan(TEN_MB);
@@ -145,7 +200,11 @@ describe("the service, given odd unicode in names", () => {
   });
 
   it("should refuse raw UTF-8 bytes of a right-to-left override in the path with the error body", async () => {
-    const req = Buffer.concat([Buffer.from(`GET ${T}/workloads/a`), Buffer.from("\u202E", "utf8"), Buffer.from(`b/status HTTP/1.1\r\nhost: x\r\nx-api-key: ${KEYS.alpha}\r\nconnection: close\r\n\r\n`)]);
+    const req = Buffer.concat([
+      Buffer.from(`GET ${T}/workloads/a`),
+      Buffer.from("\u202E", "utf8"),
+      Buffer.from(`b/status HTTP/1.1\r\nhost: x\r\nx-api-key: ${KEYS.alpha}\r\nconnection: close\r\n\r\n`),
+    ]);
     expectRawError(await raw(svc.port, req), [400, 404]);
   });
 
@@ -162,7 +221,11 @@ describe("the service, given odd unicode in names", () => {
 describe("the service, given header injection attempts", () => {
   it.each([
     ["a bare LF in Last-Event-ID", [`x-api-key: ${KEYS.alpha}`, "last-event-id: 1\nid: 99"], `${T}/events/stream`],
-    ["a bare CR in Last-Event-ID", [`x-api-key: ${KEYS.alpha}`, "last-event-id: 1\revent: forged"], `${T}/events/stream`],
+    [
+      "a bare CR in Last-Event-ID",
+      [`x-api-key: ${KEYS.alpha}`, "last-event-id: 1\revent: forged"],
+      `${T}/events/stream`,
+    ],
     ["a bare LF in x-api-key", [`x-api-key: ${KEYS.alpha}\nx-api-key: ${KEYS.beta}`], `${T}/spec`],
     ["a bare CR in x-api-key", [`x-api-key: ${KEYS.alpha}\rx-admin: 1`], `${T}/spec`],
     ["a bare CR in Authorization", [`authorization: Bearer ${KEYS.alpha}\rx-admin: 1`], `${T}/spec`],
@@ -179,7 +242,9 @@ describe("the service, given header injection attempts", () => {
   });
 
   it("should answer a CRLF smuggled into ?lastEventId= with one resync frame and no forged frame", async () => {
-    const s = await openStream(svc.url, "alpha", { query: `?lastEventId=${encodeURIComponent("1\r\nevent: forged\r\ndata: {}\r\n")}` });
+    const s = await openStream(svc.url, "alpha", {
+      query: `?lastEventId=${encodeURIComponent("1\r\nevent: forged\r\ndata: {}\r\n")}`,
+    });
     await s.until(() => s.events.length >= 1);
     s.close();
     expect(s.events.map((f) => f.event)).toEqual(["resync"]);
@@ -187,8 +252,16 @@ describe("the service, given header injection attempts", () => {
   });
 
   it("should refuse both forms of request smuggling with 400", async () => {
-    const base = [`POST ${T}/workloads/pod HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "content-type: application/json"];
-    expectRawError(await raw(svc.port, head([...base, "content-length: 5", "transfer-encoding: chunked"]) + "0\r\n\r\n"), 400);
+    const base = [
+      `POST ${T}/workloads/pod HTTP/1.1`,
+      "host: x",
+      `x-api-key: ${KEYS.alpha}`,
+      "content-type: application/json",
+    ];
+    expectRawError(
+      await raw(svc.port, head([...base, "content-length: 5", "transfer-encoding: chunked"]) + "0\r\n\r\n"),
+      400,
+    );
     expectRawError(await raw(svc.port, head([...base, "content-length: 2", "content-length: 20"]) + "{}"), 400);
   });
 });
@@ -199,7 +272,17 @@ describe("the event stream, given a Last-Event-ID that is not a usable number", 
 
   it("should send exactly one resync frame with the newest id, then live events", async () => {
     const newest = Number((await call(svc.url, "GET", `${T}/pulse`)).json.lastEventId);
-    const values = ["abc", "-1", "1e3", "0x10", "1.5", "\u00B2\u00B3", "9".repeat(25), "18446744073709551616", String(newest + 1000)];
+    const values = [
+      "abc",
+      "-1",
+      "1e3",
+      "0x10",
+      "1.5",
+      "\u00B2\u00B3",
+      "9".repeat(25),
+      "18446744073709551616",
+      String(newest + 1000),
+    ];
     for (const v of values) streams.push([v, await openStream(svc.url, "alpha", { lastEventId: v })]);
     for (const q of ["abc", encodeURIComponent("\uFF11\uFF12"), "%2D1"]) {
       streams.push([`?lastEventId=${q}`, await openStream(svc.url, "alpha", { query: `?lastEventId=${q}` })]);
@@ -214,13 +297,20 @@ describe("the event stream, given a Last-Event-ID that is not a usable number", 
       expect([v, second.id]).toEqual([v, String(newest + 1)]);
       expect([v, s.events.filter((f) => f.event === "resync").length]).toEqual([v, 1]);
     }
-    await waitFor(async () => (await call(svc.url, "GET", `${T}/workloads/${POD}/status`)).json?.phase === "Running", 5000, "pod Running again");
+    await waitFor(
+      async () => (await call(svc.url, "GET", `${T}/workloads/${POD}/status`)).json?.phase === "Running",
+      5000,
+      "pod Running again",
+    );
   });
 });
 
 describe("the service, given oversized headers", () => {
   it("should answer a 64 KB header with the error body", async () => {
-    expectRawError(await rawGet(svc.port, `${T}/spec`, [`x-api-key: ${KEYS.alpha}`, `x-big: ${"a".repeat(64 * 1024)}`]), [400, 431]);
+    expectRawError(
+      await rawGet(svc.port, `${T}/spec`, [`x-api-key: ${KEYS.alpha}`, `x-big: ${"a".repeat(64 * 1024)}`]),
+      [400, 431],
+    );
   });
 
   it("should answer a 64 KB x-api-key with 400 or 401 and the error body", async () => {
@@ -243,7 +333,17 @@ describe("the service, given slow partial requests", () => {
       const s = connect(svc.port, "127.0.0.1");
       s.on("error", () => undefined);
       // Half never finish their head; half declare a body and send a tenth of it.
-      s.write(i % 2 === 0 ? `GET ${T}/spec HTTP/1.1\r\nhost: x\r\n` : head([`POST ${T}/workloads/pod HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "content-type: application/json", "content-length: 1000"]) + '{"id":"slow');
+      s.write(
+        i % 2 === 0
+          ? `GET ${T}/spec HTTP/1.1\r\nhost: x\r\n`
+          : head([
+              `POST ${T}/workloads/pod HTTP/1.1`,
+              "host: x",
+              `x-api-key: ${KEYS.alpha}`,
+              "content-type: application/json",
+              "content-length: 1000",
+            ]) + '{"id":"slow',
+      );
       sockets.push(s);
     }
     const trickle = setInterval(() => sockets.forEach((s, i) => i % 2 === 0 && s.write("x-slow: 1\r\n")), 100);
@@ -274,7 +374,10 @@ describe("the service, given methods it does not serve", () => {
     ["TRACE", "/healthz", "GET"],
     ["OPTIONS", `${T}/spec`, "GET"],
   ])("should answer %s %s with 404, an allow header and the error body", async (method, path, allow) => {
-    const a = await raw(svc.port, head([`${method} ${path} HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "connection: close"]));
+    const a = await raw(
+      svc.port,
+      head([`${method} ${path} HTTP/1.1`, "host: x", `x-api-key: ${KEYS.alpha}`, "connection: close"]),
+    );
     expectRawError(a, 404);
     expect(a.headers.allow).toBe(allow);
   });

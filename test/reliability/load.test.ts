@@ -29,16 +29,23 @@ let control: ControlClient;
 beforeAll(async () => {
   const limit = openFileLimit();
   if (limit !== undefined && limit < 2 * (EARLY_STREAMS + LATE_STREAMS) + 256) {
-    throw new Error(`open file limit ${limit} is too low for ${EARLY_STREAMS + LATE_STREAMS} streams; raise it (ulimit -n 4096)`);
+    throw new Error(
+      `open file limit ${limit} is too low for ${EARLY_STREAMS + LATE_STREAMS} streams; raise it (ulimit -n 4096)`,
+    );
   }
   ensureBuilt();
   svc = await startServiceProcess([
     "--quiet",
-    "--control-token", TOKEN,
-    "--key", `${WS}=${KEY}`,
-    "--ring-size", String(RING_SIZE),
-    "--reconcile-ms", String(RECONCILE_MS),
-    "--heartbeat-ms", "60000",
+    "--control-token",
+    TOKEN,
+    "--key",
+    `${WS}=${KEY}`,
+    "--ring-size",
+    String(RING_SIZE),
+    "--reconcile-ms",
+    String(RECONCILE_MS),
+    "--heartbeat-ms",
+    "60000",
   ]);
   control = new ControlClient(svc.url, TOKEN);
 }, 180_000);
@@ -77,7 +84,10 @@ class Subscriber {
 
   open(): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.req = request(`${svc.url}${T}/events/stream`, { headers: { "x-api-key": KEY, "last-event-id": String(this.lastEventId) }, agent: false });
+      this.req = request(`${svc.url}${T}/events/stream`, {
+        headers: { "x-api-key": KEY, "last-event-id": String(this.lastEventId) },
+        agent: false,
+      });
       this.req.on("response", (res) => {
         this.status = res.statusCode ?? 0;
         res.on("data", (chunk: Buffer) => this.take(chunk));
@@ -139,7 +149,13 @@ async function pool<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[
 }
 
 function createPod(agent: Agent, id: string): Promise<number> {
-  const body = JSON.stringify({ id, image: "nginx:1.27", cpu: "100m", memory: "64Mi", ports: [{ name: "http", port: 8080 }] });
+  const body = JSON.stringify({
+    id,
+    image: "nginx:1.27",
+    cpu: "100m",
+    memory: "64Mi",
+    ports: [{ name: "http", port: 8080 }],
+  });
   return new Promise((resolve, reject) => {
     const req = request(`${svc.url}${T}/workloads/pod`, {
       method: "POST",
@@ -155,7 +171,12 @@ function createPod(agent: Agent, id: string): Promise<number> {
   });
 }
 
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<void> {
+async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
@@ -177,22 +198,30 @@ describe("the local service under load", () => {
       // Half of the subscribers are there from the start.
       const early = Array.from({ length: EARLY_STREAMS }, () => new Subscriber(baseline));
       subscribers.push(...early);
-      await pool(early.map((s) => () => s.open()), 100);
+      await pool(
+        early.map((s) => () => s.open()),
+        100,
+      );
       const streamsUp = performance.now();
 
       // 500 creates at once, while the other half connects late, each at an id inside the ring.
       const agent = new Agent({ keepAlive: true, maxSockets: CREATES });
       const createsStarted = performance.now();
       let createsMs = 0;
-      const creating = Promise.all(Array.from({ length: CREATES }, (_, i) => createPod(agent, `load-${i}`))).then((statuses) => {
-        createsMs = performance.now() - createsStarted;
-        return statuses;
-      });
+      const creating = Promise.all(Array.from({ length: CREATES }, (_, i) => createPod(agent, `load-${i}`))).then(
+        (statuses) => {
+          createsMs = performance.now() - createsStarted;
+          return statuses;
+        },
+      );
       const late: Subscriber[] = [];
       const joining = (async () => {
         for (let batch = 0; batch < LATE_STREAMS / 50; batch++) {
           const newest = Number((await getJson(`${T}/pulse`)).lastEventId);
-          const group = Array.from({ length: 50 }, () => new Subscriber(baseline + Math.floor(Math.random() * (newest - baseline + 1)), newest));
+          const group = Array.from(
+            { length: 50 },
+            () => new Subscriber(baseline + Math.floor(Math.random() * (newest - baseline + 1)), newest),
+          );
           late.push(...group);
           subscribers.push(...group);
           await Promise.all(group.map((s) => s.open()));
@@ -206,10 +235,17 @@ describe("the local service under load", () => {
       expect((await control.counters()).streams.byWorkspace[WS]).toBe(EARLY_STREAMS + LATE_STREAMS);
 
       // Every pod reaches Running for its generation.
-      await waitUntil("500 pods Running", async () => {
-        const pulse = await getJson(`${T}/pulse`);
-        return pulse.workloads.length === CREATES && pulse.workloads.every((w: { phase: string }) => w.phase === "Running");
-      }, 30_000, 100);
+      await waitUntil(
+        "500 pods Running",
+        async () => {
+          const pulse = await getJson(`${T}/pulse`);
+          return (
+            pulse.workloads.length === CREATES && pulse.workloads.every((w: { phase: string }) => w.phase === "Running")
+          );
+        },
+        30_000,
+        100,
+      );
       const running = performance.now();
       const notReady = (
         await pool(
@@ -224,9 +260,17 @@ describe("the local service under load", () => {
 
       // Every subscriber has every id after its own Last-Event-ID up to the newest, exactly once, in order.
       const newest = Number((await getJson(`${T}/pulse`)).lastEventId);
-      await waitUntil("every stream up to the newest id", () => subscribers.every((s) => s.next > newest || s.violations.length > 0), 20_000);
+      await waitUntil(
+        "every stream up to the newest id",
+        () => subscribers.every((s) => s.next > newest || s.violations.length > 0),
+        20_000,
+      );
       const delivered = performance.now();
-      const broken = subscribers.flatMap((s, i) => (s.violations.length > 0 || s.resyncs > 0 || s.next !== newest + 1 ? [`#${i} from ${s.lastEventId}: ${s.violations.join("; ")} resyncs ${s.resyncs} next ${s.next}`] : []));
+      const broken = subscribers.flatMap((s, i) =>
+        s.violations.length > 0 || s.resyncs > 0 || s.next !== newest + 1
+          ? [`#${i} from ${s.lastEventId}: ${s.violations.join("; ")} resyncs ${s.resyncs} next ${s.next}`]
+          : [],
+      );
       expect(broken.slice(0, 5)).toEqual([]);
       for (const s of subscribers) expect(s.received).toBe(newest - s.lastEventId);
 

@@ -14,7 +14,8 @@ export function descendantsOf(root: number): number[] {
     if (stat) parent.set(Number(entry), stat.ppid);
   }
   const below = (pid: number): boolean => {
-    for (let p = parent.get(pid), hops = 0; p !== undefined && hops < 16; p = parent.get(p), hops++) if (p === root) return true;
+    for (let p = parent.get(pid), hops = 0; p !== undefined && hops < 16; p = parent.get(p), hops++)
+      if (p === root) return true;
     return false;
   };
   return [...parent.keys()].filter(below);
@@ -31,7 +32,9 @@ export function commandLine(pid: number): string {
 
 /** The dynamic provider host processes (`node …/cmd/dynamic-provider …`) below `root`. */
 export function providerProcessesOf(root: number): number[] {
-  return descendantsOf(root).filter((pid) => /[\\/]cmd[\\/]dynamic-provider/.test(commandLine(pid)) && readProcStat(pid)?.comm === "node");
+  return descendantsOf(root).filter(
+    (pid) => /[\\/]cmd[\\/]dynamic-provider/.test(commandLine(pid)) && readProcStat(pid)?.comm === "node",
+  );
 }
 
 /** Alive and not a zombie. */

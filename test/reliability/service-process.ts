@@ -27,7 +27,10 @@ export interface ServiceProcess {
 
 /** Runs `node dist/server/cli.js --port 0 …args` and waits for its listening line. */
 export async function startServiceProcess(args: string[], timeoutMs = 15_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [CLI, "--host", "127.0.0.1", "--port", "0", ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "--host", "127.0.0.1", "--port", "0", ...args], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));

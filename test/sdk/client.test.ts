@@ -15,7 +15,14 @@ import { backoffClock } from "./backoff-clock";
 import { fail, fakeServer, freePort, json, type FakeServer } from "./fake-server";
 
 const KEY = "sk-test-0123456789";
-const status = { id: "web", type: "pod", phase: "Running", updatedAt: "2030-01-01T00:00:00Z", generation: 1, observedGeneration: 1 };
+const status = {
+  id: "web",
+  type: "pod",
+  phase: "Running",
+  updatedAt: "2030-01-01T00:00:00Z",
+  generation: 1,
+  observedGeneration: 1,
+};
 const template = { id: "tpl_ab", name: "t", kind: "pod", config: { pod: {} }, createdAt: "2030-01-01T00:00:00Z" };
 
 /** Plausible answers for every route the client calls. */
@@ -43,7 +50,13 @@ describe("WorkspaceClient", () => {
   let client: WorkspaceClient;
   const clients: WorkspaceClient[] = [];
   const make = (over: Partial<ClientOptions> = {}): WorkspaceClient => {
-    const c = new WorkspaceClient({ baseUrl: server.url, workspace: "demo", apiKey: KEY, retry: { initialDelayMs: 10, maxDelayMs: 50 }, ...over });
+    const c = new WorkspaceClient({
+      baseUrl: server.url,
+      workspace: "demo",
+      apiKey: KEY,
+      retry: { initialDelayMs: 10, maxDelayMs: 50 },
+      ...over,
+    });
     clients.push(c);
     return c;
   };
@@ -143,40 +156,55 @@ describe("WorkspaceClient", () => {
     handler = (_m, _u, res) => fail(res, 501, "not_implemented");
     const err = await client.deleteWorkload("web").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServerError);
-    expect((err as ServerError).message).toContain("The service does not implement this operation (DELETE /v1/tenants/demo/workloads/web): retrying will not help.");
+    expect((err as ServerError).message).toContain(
+      "The service does not implement this operation (DELETE /v1/tenants/demo/workloads/web): retrying will not help.",
+    );
     expect((err as ServerError).message).not.toMatch(/try again/i);
     expect(server.requests).toHaveLength(1);
   });
 
   it("should throw a final answer that follows a retry as it is, not as retries exhausted", async () => {
-    handler = (_m, _u, res, i) => (i === 0 ? fail(res, 503, "unavailable", { "retry-after": "0" }) : fail(res, 404, "not_found"));
+    handler = (_m, _u, res, i) =>
+      i === 0 ? fail(res, 503, "unavailable", { "retry-after": "0" }) : fail(res, 404, "not_found");
     await expect(client.getStatus("nope")).rejects.toThrow(NotFoundError);
     expect(server.requests).toHaveLength(2);
   });
 
   it("should retry a GET after 503 no sooner than Retry-After", async () => {
-    handler = (m, u, res, i) => (i === 0 ? fail(res, 503, "unavailable", { "retry-after": "0.3" }) : json(res, ...(routeAnswer(m, u) as [number, unknown])));
+    handler = (m, u, res, i) =>
+      i === 0
+        ? fail(res, 503, "unavailable", { "retry-after": "0.3" })
+        : json(res, ...(routeAnswer(m, u) as [number, unknown]));
     await expect(client.getStatus("web")).resolves.toMatchObject({ phase: "Running" });
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(290);
   });
 
   it("should retry the upsert: the same body asks for the same state", async () => {
-    handler = (m, u, res, i) => (i < 2 ? fail(res, 500, "internal") : json(res, ...(routeAnswer(m, u) as [number, unknown])));
-    await expect(client.upsertWorkload("pod", { id: "web", image: "nginx" })).resolves.toEqual({ tenant: "demo", status: "accepted" });
+    handler = (m, u, res, i) =>
+      i < 2 ? fail(res, 500, "internal") : json(res, ...(routeAnswer(m, u) as [number, unknown]));
+    await expect(client.upsertWorkload("pod", { id: "web", image: "nginx" })).resolves.toEqual({
+      tenant: "demo",
+      status: "accepted",
+    });
     expect(server.requests).toHaveLength(3);
   });
 
   it("should not retry a restart or a template create once sent", async () => {
     handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "0" });
     await expect(client.restartWorkload("web")).rejects.toThrow(UnavailableError);
-    await expect(client.createTemplate({ name: "t", kind: "pod", config: { pod: {} } })).rejects.toThrow(UnavailableError);
+    await expect(client.createTemplate({ name: "t", kind: "pod", config: { pod: {} } })).rejects.toThrow(
+      UnavailableError,
+    );
     expect(server.requests).toHaveLength(2);
   });
 
   it("should retry a restart whose connection was refused", async () => {
     const port = await freePort();
-    const c = make({ baseUrl: `http://127.0.0.1:${port}`, retry: { initialDelayMs: 200, maxDelayMs: 200, maxAttempts: 10 } });
+    const c = make({
+      baseUrl: `http://127.0.0.1:${port}`,
+      retry: { initialDelayMs: 200, maxDelayMs: 200, maxAttempts: 10 },
+    });
     const pending = c.restartWorkload("web");
     await new Promise((r) => setTimeout(r, 50));
     const late = await fakeServer((_q, res) => json(res, 200, { status: "restarting" }), port);
@@ -190,7 +218,9 @@ describe("WorkspaceClient", () => {
 
   it("should give up after maxAttempts and say so", async () => {
     handler = (_m, _u, res) => fail(res, 502, "internal");
-    const err = await make({ retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1 } }).getSpec().catch((e: unknown) => e);
+    const err = await make({ retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1 } })
+      .getSpec()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetriesExhaustedError);
     expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(ServerError);
     expect((err as RetriesExhaustedError).attempts).toBe(3);
@@ -203,7 +233,11 @@ describe("WorkspaceClient", () => {
     // Backoffs of exactly 100 ms, skipped on a virtual clock: attempts at 0, 100, 200 and 300 ms;
     // a fifth would start at 400 ms, past the 350 ms budget, long before 100 attempts.
     const { clock, timers } = backoffClock(100, { skip: true });
-    const call = make({ clock, random: () => 0, retry: { maxAttempts: 100, initialDelayMs: 1, maxElapsedMs: 350 } }).getSpec();
+    const call = make({
+      clock,
+      random: () => 0,
+      retry: { maxAttempts: 100, initialDelayMs: 1, maxElapsedMs: 350 },
+    }).getSpec();
     await expect(call).rejects.toThrow(RetriesExhaustedError);
     await expect(call.catch((e: RetriesExhaustedError) => e.lastError)).resolves.toBeInstanceOf(UnavailableError);
     await expect(call).rejects.toThrow(/gave up after 4 attempts in 0\.3 s/);
@@ -213,8 +247,13 @@ describe("WorkspaceClient", () => {
 
   it("should retry until the call's deadline, however many attempts that takes", async () => {
     let refused = 0;
-    handler = (_m, _u, res) => (++refused <= 6 ? fail(res, 429, "rate_limited", { "retry-after": "0" }) : json(res, 200, { name: "demo", workloads: [] }));
-    await expect(make({ retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } }).getSpec({ deadline: Date.now() + 60_000 })).resolves.toEqual(expect.objectContaining({ workloads: [] }));
+    handler = (_m, _u, res) =>
+      ++refused <= 6
+        ? fail(res, 429, "rate_limited", { "retry-after": "0" })
+        : json(res, 200, { name: "demo", workloads: [] });
+    await expect(
+      make({ retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } }).getSpec({ deadline: Date.now() + 60_000 }),
+    ).resolves.toEqual(expect.objectContaining({ workloads: [] }));
     expect(server.requests).toHaveLength(7);
   });
 
@@ -223,7 +262,9 @@ describe("WorkspaceClient", () => {
     // Backoffs of exactly 1 s, skipped on a virtual clock: attempts at 0 and 1 s; a third would
     // start at 2 s, past the deadline at 1.5 s.
     const { clock } = backoffClock(1000, { skip: true });
-    const call = make({ clock, random: () => 0, retry: { maxAttempts: 100 } }).getSpec({ deadline: clock.now() + 1_500 });
+    const call = make({ clock, random: () => 0, retry: { maxAttempts: 100 } }).getSpec({
+      deadline: clock.now() + 1_500,
+    });
     const err = await call.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetriesExhaustedError);
     expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(UnavailableError);
@@ -249,7 +290,9 @@ describe("WorkspaceClient", () => {
     const ac2 = new AbortController();
     // Aborted as the 10 s backoff begins: the backoff is cut short, not waited out.
     const { clock, timers } = backoffClock(10_000, { onSet: () => setImmediate(() => ac2.abort()) });
-    await expect(make({ clock, random: () => 0, retry: { maxElapsedMs: 60_000 } }).getSpec({ signal: ac2.signal })).rejects.toThrow(AbortedError);
+    await expect(
+      make({ clock, random: () => 0, retry: { maxElapsedMs: 60_000 } }).getSpec({ signal: ac2.signal }),
+    ).rejects.toThrow(AbortedError);
     expect(timers.map((t) => t.state)).toEqual(["cleared"]);
     await expect(client.getSpec({ signal: AbortSignal.abort() })).rejects.toThrow(AbortedError);
   });

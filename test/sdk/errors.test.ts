@@ -24,7 +24,11 @@ import {
 } from "../../sdk";
 import { errorFromResponse, retryAfterOf } from "../../sdk/errors";
 
-const ctx = { operation: "get status of workload web in workspace demo", workspace: "demo", now: Date.parse("2030-01-01T00:00:00Z") };
+const ctx = {
+  operation: "get status of workload web in workspace demo",
+  workspace: "demo",
+  now: Date.parse("2030-01-01T00:00:00Z"),
+};
 
 function answer(status: number, code?: string, extra: Record<string, string> = {}) {
   return {
@@ -64,8 +68,16 @@ describe("errorFromResponse", () => {
   });
 
   it("should tell a 501 apart from a failure of the moment: no invitation to retry, the request named", () => {
-    const transient = errorFromResponse(answer(500, "internal"), { ...ctx, method: "GET", path: "/v1/tenants/demo/workloads/web/status" });
-    const missing = errorFromResponse(answer(501, "not_implemented"), { ...ctx, method: "GET", path: "/v1/tenants/demo/workloads/web/status" });
+    const transient = errorFromResponse(answer(500, "internal"), {
+      ...ctx,
+      method: "GET",
+      path: "/v1/tenants/demo/workloads/web/status",
+    });
+    const missing = errorFromResponse(answer(501, "not_implemented"), {
+      ...ctx,
+      method: "GET",
+      path: "/v1/tenants/demo/workloads/web/status",
+    });
     expect(transient.message).toContain("try again");
     expect(missing.message).not.toMatch(/try again/i);
     expect(missing.message).toContain("does not implement this operation (GET /v1/tenants/demo/workloads/web/status)");
@@ -98,7 +110,13 @@ describe("errorFromResponse", () => {
 
   it("should keep per-field details and show them in the message", () => {
     const err = errorFromResponse(
-      { status: 400, headers: {}, body: { error: { code: "validation_failed", message: "bad", details: [{ path: "cpus", message: "too many" }] } } },
+      {
+        status: 400,
+        headers: {},
+        body: {
+          error: { code: "validation_failed", message: "bad", details: [{ path: "cpus", message: "too many" }] },
+        },
+      },
       ctx,
     );
     expect(err.details).toEqual([{ path: "cpus", message: "too many" }]);
@@ -118,7 +136,13 @@ describe("errorFromResponse", () => {
       {
         status: 409,
         headers: {},
-        body: { error: { code: "conflict", message: "password hunter22 differs", details: [{ path: "credentials.password", message: "not hunter22", value: "hunter22" }] } },
+        body: {
+          error: {
+            code: "conflict",
+            message: "password hunter22 differs",
+            details: [{ path: "credentials.password", message: "not hunter22", value: "hunter22" }],
+          },
+        },
       },
       { ...ctx, secrets: ["hunter22"] },
     );
@@ -136,7 +160,11 @@ describe("error catalogue", () => {
     [new ConnectionError("op", true, new Error("connect ECONNREFUSED")), "ConnectionError", "connection_failed"],
     [new RequestTimeoutError("op", 100), "RequestTimeoutError", "request_timeout"],
     [new AbortedError("op"), "AbortedError", "aborted"],
-    [new ResponseValidationError("op", 200, "req_1", [{ path: "phase", message: "required" }]), "ResponseValidationError", "invalid_response"],
+    [
+      new ResponseValidationError("op", 200, "req_1", [{ path: "phase", message: "required" }]),
+      "ResponseValidationError",
+      "invalid_response",
+    ],
     [new StreamAuthError(http), "StreamAuthError", "stream_unauthorized"],
     [new ReadinessTimeoutError("timed out", "web", 1000, undefined), "ReadinessTimeoutError", "readiness_timeout"],
     [new WorkloadFailedError("web", status), "WorkloadFailedError", "workload_failed"],
@@ -148,7 +176,9 @@ describe("error catalogue", () => {
   });
 
   it("should say which option is invalid", () => {
-    expect(new InvalidOptionError("retry.maxAttempts", "must be an integer").message).toBe("invalid option retry.maxAttempts: must be an integer");
+    expect(new InvalidOptionError("retry.maxAttempts", "must be an integer").message).toBe(
+      "invalid option retry.maxAttempts: must be an integer",
+    );
   });
 
   it("should carry the service's message and status in WorkloadFailedError", () => {

@@ -25,7 +25,13 @@ export async function fakeServer(handler: Handler, port = 0): Promise<FakeServer
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const recorded = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       requests.push(recorded);
       handler(req, res, recorded, requests.length - 1);
     });

@@ -25,17 +25,48 @@ describe("sdk package", () => {
   });
 
   it("should keep every source file under about 300 lines", () => {
-    for (const file of sources(SDK_DIR)) expect([file, readFileSync(file, "utf8").split("\n").length <= 320]).toEqual([file, true]);
+    for (const file of sources(SDK_DIR))
+      expect([file, readFileSync(file, "utf8").split("\n").length <= 320]).toEqual([file, true]);
   });
 
   it("should export the client, the errors, the hub, the waiter and the schemas", () => {
-    for (const name of ["WorkspaceClient", "WwsError", "NotFoundError", "ServerError", "EventHub", "eventHub", "waitForWorkload", "WorkloadStatus", "SavedTemplate", "EVENT_PAYLOADS", "DEFAULT_CLIENT_OPTIONS", "DEFAULT_RETRY"]) {
+    for (const name of [
+      "WorkspaceClient",
+      "WwsError",
+      "NotFoundError",
+      "ServerError",
+      "EventHub",
+      "eventHub",
+      "waitForWorkload",
+      "WorkloadStatus",
+      "SavedTemplate",
+      "EVENT_PAYLOADS",
+      "DEFAULT_CLIENT_OPTIONS",
+      "DEFAULT_RETRY",
+    ]) {
       expect([name, name in sdk]).toEqual([name, true]);
     }
   });
 
   it("should keep internals out of the barrel users import", () => {
-    const internals = ["errorFromResponse", "retryAfterOf", "shouldRetry", "backoffDelay", "parseRetryAfter", "isTransientFailure", "isTransientStatus", "systemClock", "sleep", "EventStream", "StatusObserver", "WorkloadCondition", "describeWaitGoal", "formatDuration", "connectionSettingProblem", "issuesToDetails"];
+    const internals = [
+      "errorFromResponse",
+      "retryAfterOf",
+      "shouldRetry",
+      "backoffDelay",
+      "parseRetryAfter",
+      "isTransientFailure",
+      "isTransientStatus",
+      "systemClock",
+      "sleep",
+      "EventStream",
+      "StatusObserver",
+      "WorkloadCondition",
+      "describeWaitGoal",
+      "formatDuration",
+      "connectionSettingProblem",
+      "issuesToDetails",
+    ];
     expect(internals.filter((name) => name in sdk)).toEqual([]);
   });
 });

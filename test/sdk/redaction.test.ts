@@ -14,9 +14,20 @@ describe("credential redaction", () => {
     server = await fakeServer((req, res, rec) => {
       const echo = `headers ${JSON.stringify(rec.headers)} body ${rec.body}`;
       const status = Number(/status=(\d+)/.exec(rec.url)?.[1] ?? (req.url?.includes("/events/stream") ? 401 : 409));
-      json(res, status, { error: { code: "conflict", message: echo, details: [{ path: "credentials.password", message: echo, value: PASSWORD }] } });
+      json(res, status, {
+        error: {
+          code: "conflict",
+          message: echo,
+          details: [{ path: "credentials.password", message: echo, value: PASSWORD }],
+        },
+      });
     });
-    client = new WorkspaceClient({ baseUrl: server.url, workspace: "demo", apiKey: KEY, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } });
+    client = new WorkspaceClient({
+      baseUrl: server.url,
+      workspace: "demo",
+      apiKey: KEY,
+      retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },
+    });
   });
 
   afterAll(async () => {
@@ -26,9 +37,15 @@ describe("credential redaction", () => {
 
   it("should keep the key and request credentials out of every HTTP error", async () => {
     const errors = await Promise.all([
-      client.upsertWorkload("storage", { id: "db", engine: "postgres", credentials: { password: PASSWORD } }).catch((e: unknown) => e),
-      client.upsertWorkload("vm-ubuntu", { id: "vm", credentials: { username: "root", password: PASSWORD } }).catch((e: unknown) => e),
-      client.createTemplate({ name: "t", kind: "pod", config: { pod: {}, password: PASSWORD } }).catch((e: unknown) => e),
+      client
+        .upsertWorkload("storage", { id: "db", engine: "postgres", credentials: { password: PASSWORD } })
+        .catch((e: unknown) => e),
+      client
+        .upsertWorkload("vm-ubuntu", { id: "vm", credentials: { username: "root", password: PASSWORD } })
+        .catch((e: unknown) => e),
+      client
+        .createTemplate({ name: "t", kind: "pod", config: { pod: {}, password: PASSWORD } })
+        .catch((e: unknown) => e),
       client.getStatus("web").catch((e: unknown) => e),
       client.listActivity({}).catch((e: unknown) => e),
     ]);
@@ -40,12 +57,28 @@ describe("credential redaction", () => {
 
   it("should keep the key out of connection errors and timeouts", async () => {
     const port = await freePort();
-    const refused = new WorkspaceClient({ baseUrl: `http://127.0.0.1:${port}`, workspace: "demo", apiKey: KEY, retry: { maxAttempts: 1 } });
+    const refused = new WorkspaceClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      workspace: "demo",
+      apiKey: KEY,
+      retry: { maxAttempts: 1 },
+    });
     try {
       expectNoSecret(await refused.getSpec().catch((e: unknown) => e), [KEY]);
       const silent = await fakeServer(() => undefined);
-      const slow = new WorkspaceClient({ baseUrl: silent.url, workspace: "demo", apiKey: KEY, timeoutMs: 30, retry: { maxAttempts: 1 } });
-      expectNoSecret(await slow.upsertWorkload("storage", { id: "db", engine: "postgres", credentials: { password: PASSWORD } }).catch((e: unknown) => e), [KEY, PASSWORD]);
+      const slow = new WorkspaceClient({
+        baseUrl: silent.url,
+        workspace: "demo",
+        apiKey: KEY,
+        timeoutMs: 30,
+        retry: { maxAttempts: 1 },
+      });
+      expectNoSecret(
+        await slow
+          .upsertWorkload("storage", { id: "db", engine: "postgres", credentials: { password: PASSWORD } })
+          .catch((e: unknown) => e),
+        [KEY, PASSWORD],
+      );
       await slow.close();
       await silent.close();
     } finally {
@@ -65,7 +98,9 @@ describe("credential redaction", () => {
   });
 
   it("should keep the key out of a waiter's errors", async () => {
-    const err = await waitForWorkload(client, "web", { until: "ready", timeoutMs: 2000, mode: "poll" }).catch((e: unknown) => e);
+    const err = await waitForWorkload(client, "web", { until: "ready", timeoutMs: 2000, mode: "poll" }).catch(
+      (e: unknown) => e,
+    );
     expectNoSecret(err, [KEY]);
   });
 

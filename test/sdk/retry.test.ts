@@ -1,17 +1,14 @@
-import {
-  AbortedError,
-  ConnectionError,
-  DEFAULT_RETRY,
-  RequestTimeoutError,
-  ResponseValidationError,
-} from "../../sdk";
+import { AbortedError, ConnectionError, DEFAULT_RETRY, RequestTimeoutError, ResponseValidationError } from "../../sdk";
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../sdk/http/retry-after";
 import { backoffDelay, shouldRetry, type RetryInput } from "../../sdk/retry";
 import { errorFromResponse } from "../../sdk/errors";
 
 const options = { maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 1000, maxElapsedMs: 10_000 };
 const http = (status: number, retryAfter?: string) =>
-  errorFromResponse({ status, headers: retryAfter ? { "retry-after": retryAfter } : {}, body: {} }, { operation: "op", now: 0 });
+  errorFromResponse(
+    { status, headers: retryAfter ? { "retry-after": retryAfter } : {}, body: {} },
+    { operation: "op", now: 0 },
+  );
 const input = (over: Partial<RetryInput>): RetryInput => ({
   error: http(503),
   policy: "idempotent",
@@ -62,7 +59,10 @@ describe("shouldRetry", () => {
 
   it("should give up when the wait would overrun maxElapsedMs", () => {
     expect(shouldRetry(input({ error: http(429, "20") }))).toEqual({ retry: false, reason: "retry budget spent" });
-    expect(shouldRetry(input({ elapsedMs: 9_990, random: () => 0.9 }))).toEqual({ retry: false, reason: "retry budget spent" });
+    expect(shouldRetry(input({ elapsedMs: 9_990, random: () => 0.9 }))).toEqual({
+      retry: false,
+      reason: "retry budget spent",
+    });
   });
 
   it("should stop after maxAttempts", () => {
@@ -76,12 +76,18 @@ describe("shouldRetry", () => {
   });
 
   it("should stop at the deadline rather than start a wait that ends past it", () => {
-    expect(shouldRetry(input({ error: http(429, "2"), remainingMs: 1_500 }))).toEqual({ retry: false, reason: "deadline reached" });
+    expect(shouldRetry(input({ error: http(429, "2"), remainingMs: 1_500 }))).toEqual({
+      retry: false,
+      reason: "deadline reached",
+    });
     expect(shouldRetry(input({ error: http(429, "1"), remainingMs: 1_500 }))).toEqual({ retry: true, delayMs: 1_050 });
   });
 
   it("should keep the rule of calls that must not run twice under a deadline", () => {
-    expect(shouldRetry(input({ policy: "unsent-only", remainingMs: 60_000 }))).toEqual({ retry: false, reason: "not safe to repeat once sent" });
+    expect(shouldRetry(input({ policy: "unsent-only", remainingMs: 60_000 }))).toEqual({
+      retry: false,
+      reason: "not safe to repeat once sent",
+    });
   });
 
   it("should never retry an abort", () => {
@@ -90,20 +96,28 @@ describe("shouldRetry", () => {
 
   it("should retry timeouts and dropped connections of idempotent calls", () => {
     expect(shouldRetry(input({ error: new RequestTimeoutError("op", 10) }))).toMatchObject({ retry: true });
-    expect(shouldRetry(input({ error: new ConnectionError("op", false, new Error("reset")) }))).toMatchObject({ retry: true });
+    expect(shouldRetry(input({ error: new ConnectionError("op", false, new Error("reset")) }))).toMatchObject({
+      retry: true,
+    });
   });
 
   it("should retry a call that must not run twice only when it never left", () => {
     const unsent = input({ policy: "unsent-only" });
-    expect(shouldRetry({ ...unsent, error: new ConnectionError("op", true, new Error("ECONNREFUSED")) })).toMatchObject({ retry: true });
-    expect(shouldRetry({ ...unsent, error: new ConnectionError("op", false, new Error("ECONNRESET")) })).toMatchObject({ retry: false });
+    expect(shouldRetry({ ...unsent, error: new ConnectionError("op", true, new Error("ECONNREFUSED")) })).toMatchObject(
+      { retry: true },
+    );
+    expect(shouldRetry({ ...unsent, error: new ConnectionError("op", false, new Error("ECONNRESET")) })).toMatchObject({
+      retry: false,
+    });
     expect(shouldRetry({ ...unsent, error: new RequestTimeoutError("op", 10) })).toMatchObject({ retry: false });
     expect(shouldRetry({ ...unsent, error: http(503, "1") })).toMatchObject({ retry: false });
     expect(shouldRetry({ ...unsent, error: http(429, "1") })).toMatchObject({ retry: false });
   });
 
   it("should not retry a body it cannot read", () => {
-    expect(shouldRetry(input({ error: new ResponseValidationError("op", 200, undefined, []) }))).toMatchObject({ retry: false });
+    expect(shouldRetry(input({ error: new ResponseValidationError("op", 200, undefined, []) }))).toMatchObject({
+      retry: false,
+    });
   });
 
   it("should have sane defaults", () => {

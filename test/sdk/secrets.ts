@@ -4,7 +4,14 @@ import { inspect } from "node:util";
 export function renderings(err: unknown): string[] {
   const out = [inspect(err, { depth: 20, showHidden: true, getters: true })];
   for (let e: unknown = err, i = 0; e instanceof Error && i < 10; e = e.cause, i++) {
-    out.push(e.message, e.stack ?? "", JSON.stringify(e), JSON.stringify(Object.getOwnPropertyNames(e).map((k) => [k, String((e as unknown as Record<string, unknown>)[k])])));
+    out.push(
+      e.message,
+      e.stack ?? "",
+      JSON.stringify(e),
+      JSON.stringify(
+        Object.getOwnPropertyNames(e).map((k) => [k, String((e as unknown as Record<string, unknown>)[k])]),
+      ),
+    );
   }
   return out;
 }

@@ -34,7 +34,11 @@ describe("isTransientFailure", () => {
     ["an attempt timeout", true, new RequestTimeoutError("op", 100)],
     ["the caller's abort", false, new AbortedError("op")],
     ["an invalid option", false, new InvalidOptionError("timeoutMs", "must be positive")],
-    ["a body that fails its schema", false, new ResponseValidationError("op", 200, undefined, [{ path: "phase", message: "required" }])],
+    [
+      "a body that fails its schema",
+      false,
+      new ResponseValidationError("op", 200, undefined, [{ path: "phase", message: "required" }]),
+    ],
     ["retries run out on a 503", true, new RetriesExhaustedError(http(503), 4, 1_000)],
     ["retries run out on a timeout", true, new RetriesExhaustedError(new RequestTimeoutError("op", 100), 2, 200)],
     ["a plain Error", false, new Error("boom")],

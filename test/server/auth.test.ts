@@ -14,7 +14,9 @@ beforeAll(async () => {
   svc = await start();
   await call(svc, "POST", "/v1/tenants/demo/workloads/pod", { body: { id: "auth-w", image: "x" } });
   await call(svc, "POST", "/v1/tenants/demo/workloads/pod", { body: { id: "auth-d", image: "x" } });
-  templateId = (await call(svc, "POST", "/v1/tenants/demo/templates", { body: { name: "t", kind: "pod", config: { pod: {} } } })).json.id;
+  templateId = (
+    await call(svc, "POST", "/v1/tenants/demo/templates", { body: { name: "t", kind: "pod", config: { pod: {} } } })
+  ).json.id;
 });
 afterAll(() => svc.close());
 

@@ -25,7 +25,11 @@ function runCli(args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ["-e", BOOT, "--", ...args], { cwd: ROOT });
 }
 
-function outputs(child: ChildProcessWithoutNullStreams): { stdout: () => string; stderr: () => string; exit: Promise<number | null> } {
+function outputs(child: ChildProcessWithoutNullStreams): {
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+} {
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
@@ -77,9 +81,32 @@ describe("cli", () => {
 describe("parseCliArgs", () => {
   it("should read every option, in both --flag value and --flag=value forms", () => {
     const args = parseCliArgs([
-      "--host", "0.0.0.0", "--port=9000", "--key", "a=ka", "--key=b=kb=x", "--ring-size", "5", "--heartbeat-ms", "6",
-      "--stream-max-ms", "7", "--reconcile-ms", "0", "--workload-domain", "w.test", "--data-dir", "/tmp/d", "--control-token", "t", "--quiet",
-      "--profile", "spec", "--transitions=in-place", "--in-place-delay-ms", "300",
+      "--host",
+      "0.0.0.0",
+      "--port=9000",
+      "--key",
+      "a=ka",
+      "--key=b=kb=x",
+      "--ring-size",
+      "5",
+      "--heartbeat-ms",
+      "6",
+      "--stream-max-ms",
+      "7",
+      "--reconcile-ms",
+      "0",
+      "--workload-domain",
+      "w.test",
+      "--data-dir",
+      "/tmp/d",
+      "--control-token",
+      "t",
+      "--quiet",
+      "--profile",
+      "spec",
+      "--transitions=in-place",
+      "--in-place-delay-ms",
+      "300",
     ]);
     expect(args).toEqual({
       quiet: true,

@@ -1,4 +1,12 @@
-import { EventFanout, EventRing, formatComment, formatFrame, formatRetry, planResume, type SseSink } from "../../server/events";
+import {
+  EventFanout,
+  EventRing,
+  formatComment,
+  formatFrame,
+  formatRetry,
+  planResume,
+  type SseSink,
+} from "../../server/events";
 import { waitFor } from "./helpers";
 import { parseFrames } from "./sse";
 
@@ -28,7 +36,9 @@ const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe("formatFrame", () => {
   it("should write id, event and data lines followed by a blank line", () => {
-    expect(formatFrame({ id: "7", event: "spec-changed", data: "{}" })).toBe("id: 7\nevent: spec-changed\ndata: {}\n\n");
+    expect(formatFrame({ id: "7", event: "spec-changed", data: "{}" })).toBe(
+      "id: 7\nevent: spec-changed\ndata: {}\n\n",
+    );
   });
 
   it("should split data on CRLF, CR and LF into one data line each", () => {

@@ -20,7 +20,10 @@ export function call(svc: RunningService, method: string, path: string, o: CallO
 }
 
 /** Polls `check` until it returns a value other than undefined/false. */
-export function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   return pollUntil(check, { timeoutMs });
 }
 

@@ -47,7 +47,9 @@ describe("request validation", () => {
   let before: string;
   beforeAll(async () => {
     await call(svc, "POST", `${T}/workloads/pod`, { body: { id: "existing", image: "x" } });
-    await call(svc, "POST", `${T}/workloads/storage`, { body: { id: "db", engine: "postgres", credentials: { password: "pw-1" } } });
+    await call(svc, "POST", `${T}/workloads/storage`, {
+      body: { id: "db", engine: "postgres", credentials: { password: "pw-1" } },
+    });
     // Settled first, so that only a refused request could still change anything.
     await waitReady(svc, "existing");
     await waitReady(svc, "db");
@@ -59,21 +61,30 @@ describe("request validation", () => {
   });
 
   it("should answer 400 for malformed JSON", async () => {
-    const res = await call(svc, "POST", `${T}/workloads/pod`, { rawBody: '{"id": "x",', headers: { "content-type": "application/json" } });
+    const res = await call(svc, "POST", `${T}/workloads/pod`, {
+      rawBody: '{"id": "x",',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("validation_failed");
   });
 
   it("should answer 400 for an empty body and for a JSON value that is not an object", async () => {
     for (const rawBody of ["", "[]", "42", "null"]) {
-      const res = await call(svc, "POST", `${T}/templates`, { rawBody, headers: { "content-type": "application/json" } });
+      const res = await call(svc, "POST", `${T}/templates`, {
+        rawBody,
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status).toBe(400);
     }
   });
 
   it("should answer 415 for a body that is not declared application/json", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
-      const res = await call(svc, "POST", `${T}/workloads/pod`, { rawBody: '{"id":"a","image":"x"}', headers: { "content-type": type } });
+      const res = await call(svc, "POST", `${T}/workloads/pod`, {
+        rawBody: '{"id":"a","image":"x"}',
+        headers: { "content-type": type },
+      });
       expect(res.status).toBe(415);
       expect(res.json.error.code).toBe("unsupported_media_type");
     }
@@ -164,7 +175,13 @@ describe("request validation", () => {
   });
 
   it("should answer raw non-ASCII bytes in the path with 400 or 404 and the error body", async () => {
-    const raw = await rawRequest(Buffer.concat([Buffer.from(`GET ${T}/workloads/`), Buffer.from("☃", "utf8"), Buffer.from(`/status HTTP/1.1\r\nhost: x\r\nx-api-key: ${KEYS.demo}\r\nconnection: close\r\n\r\n`)]));
+    const raw = await rawRequest(
+      Buffer.concat([
+        Buffer.from(`GET ${T}/workloads/`),
+        Buffer.from("☃", "utf8"),
+        Buffer.from(`/status HTTP/1.1\r\nhost: x\r\nx-api-key: ${KEYS.demo}\r\nconnection: close\r\n\r\n`),
+      ]),
+    );
     expect([400, 404]).toContain(statusLine(raw));
     expect(bodyOf(raw).error.code).toBeDefined();
   });

@@ -7,7 +7,10 @@ import { resolveOptions } from "../../server/options";
 import { buildRouter } from "../../server/routes";
 import { openApiText } from "../../server/write-openapi";
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: Record<string, Record<string, unknown>> };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: Record<string, Record<string, unknown>>;
+};
 const doc = buildOpenApi() as unknown as Doc;
 
 describe("openapi", () => {
@@ -30,13 +33,17 @@ describe("openapi", () => {
 
   it("should document every error code of the catalogue as a response with the error body", () => {
     for (const status of Object.values(ERROR_CODES)) {
-      expect(doc.components.responses[`Error${status}`]).toMatchObject({ content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } });
+      expect(doc.components.responses[`Error${status}`]).toMatchObject({
+        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } },
+      });
     }
   });
 
   it("should resolve every $ref", () => {
     const text = JSON.stringify(doc);
-    const refs = new Set([...text.matchAll(/"\$ref":"#\/components\/([A-Za-z]+)\/([A-Za-z0-9]+)"/g)].map((m) => [m[1], m[2]].join("/")));
+    const refs = new Set(
+      [...text.matchAll(/"\$ref":"#\/components\/([A-Za-z]+)\/([A-Za-z0-9]+)"/g)].map((m) => [m[1], m[2]].join("/")),
+    );
     expect(refs.size).toBeGreaterThan(10);
     for (const ref of refs) {
       const [section, name] = ref.split("/");
@@ -45,7 +52,10 @@ describe("openapi", () => {
   });
 
   it("should derive the request schemas from the zod schemas (unknown fields refused, patterns kept)", () => {
-    const vm = doc.components.schemas.CreateVm as { additionalProperties: boolean; properties: { id: { pattern: string } } };
+    const vm = doc.components.schemas.CreateVm as {
+      additionalProperties: boolean;
+      properties: { id: { pattern: string } };
+    };
     expect(vm.additionalProperties).toBe(false);
     expect(vm.properties.id.pattern).toBe("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$");
   });

@@ -6,7 +6,13 @@ describe("resolveOptions", () => {
   it("should merge over frozen defaults", () => {
     expect(Object.isFrozen(DEFAULT_SERVICE_OPTIONS)).toBe(true);
     const o = resolveOptions({ ringSize: 7, dataDir: undefined });
-    expect(o).toMatchObject({ host: "127.0.0.1", port: 8787, ringSize: 7, heartbeatMs: 20_000, keys: { demo: "demo-key" } });
+    expect(o).toMatchObject({
+      host: "127.0.0.1",
+      port: 8787,
+      ringSize: 7,
+      heartbeatMs: 20_000,
+      keys: { demo: "demo-key" },
+    });
   });
 
   it.each([
@@ -58,7 +64,13 @@ describe("resolveOptions", () => {
 describe("Fleet", () => {
   const fleet = new Fleet({
     regions: [
-      { name: "r1", hosts: [{ name: "a", capacity: { cpus: 4, memory: "8Gi" } }, { name: "b", capacity: { cpus: 4, memory: "16Gi" } }] },
+      {
+        name: "r1",
+        hosts: [
+          { name: "a", capacity: { cpus: 4, memory: "8Gi" } },
+          { name: "b", capacity: { cpus: 4, memory: "16Gi" } },
+        ],
+      },
       { name: "r2", hosts: [{ name: "c", capacity: { cpus: 4, memory: "4Gi" } }] },
     ],
   });

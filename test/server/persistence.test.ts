@@ -18,9 +18,13 @@ const lastEventId = async (svc: { url: string; port: number }): Promise<number> 
 describe("persistence with dataDir", () => {
   it("should bring back workloads, templates and secrets after a restart, secrets in a 0600 file of their own", async () => {
     const first = await start({ dataDir: dir });
-    await call(first, "POST", "/v1/tenants/demo/workloads/storage", { body: DB("db", { credentials: { password: PASSWORD } }) });
+    await call(first, "POST", "/v1/tenants/demo/workloads/storage", {
+      body: DB("db", { credentials: { password: PASSWORD } }),
+    });
     await call(first, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", { body: VM("vm") });
-    const tpl = (await call(first, "POST", "/v1/tenants/demo/templates", { body: { name: "t", kind: "pod", config: { pod: {} } } })).json;
+    const tpl = (
+      await call(first, "POST", "/v1/tenants/demo/templates", { body: { name: "t", kind: "pod", config: { pod: {} } } })
+    ).json;
     await waitReady(first, "db");
     await first.close();
 
@@ -31,14 +35,28 @@ describe("persistence with dataDir", () => {
 
     const second = await start({ dataDir: dir });
     try {
-      expect((await statusOf(second, "db")).json).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
+      expect((await statusOf(second, "db")).json).toMatchObject({
+        phase: "Running",
+        generation: 1,
+        observedGeneration: 1,
+      });
       expect((await call(second, "GET", `/v1/tenants/demo/templates/${tpl.id}`)).json).toEqual(tpl);
-      const secrets = (await call(second, "GET", "/v1/tenants/demo/secrets")).json.secrets.map((s: { path: string }) => s.path);
+      const secrets = (await call(second, "GET", "/v1/tenants/demo/secrets")).json.secrets.map(
+        (s: { path: string }) => s.path,
+      );
       expect(secrets.sort()).toEqual(["workloads/db/credentials", "workloads/vm/credentials"]);
       // The stored password is still the one set first: a different one is refused.
-      const changed = await call(second, "POST", "/v1/tenants/demo/workloads/storage", { body: DB("db", { credentials: { password: "other" } }) });
+      const changed = await call(second, "POST", "/v1/tenants/demo/workloads/storage", {
+        body: DB("db", { credentials: { password: "other" } }),
+      });
       expect(changed.status).toBe(409);
-      expect((await call(second, "POST", "/v1/tenants/demo/workloads/storage", { body: DB("db", { credentials: { password: PASSWORD } }) })).status).toBe(202);
+      expect(
+        (
+          await call(second, "POST", "/v1/tenants/demo/workloads/storage", {
+            body: DB("db", { credentials: { password: PASSWORD } }),
+          })
+        ).status,
+      ).toBe(202);
     } finally {
       await second.close();
     }

@@ -14,7 +14,12 @@ describe("createRequestHandler", () => {
   let url: string;
   beforeAll(async () => {
     const options = resolveOptions({ log: (l) => lines.push(l) });
-    const ctx = { options, keys: new KeyRing(options.keys), counters: new Counters(), faults: new Faults() } as ServiceContext;
+    const ctx = {
+      options,
+      keys: new KeyRing(options.keys),
+      counters: new Counters(),
+      faults: new Faults(),
+    } as ServiceContext;
     const router = new Router()
       .add("GET", "/boom", "public", () => {
         throw new Error("details that must not leak: hunter2");

@@ -14,8 +14,13 @@ describe("service profile spec", () => {
 
   it("should answer /status, /activity, /pulse and restart with only what the published spec names", async () => {
     const id = uid("p");
-    expect((await call(svc, "POST", "/v1/tenants/demo/workloads/pod", { body: POD(id) })).json).toEqual({ tenant: "demo", status: "accepted" });
-    const status = await waitFor(async () => ((await statusOf(svc, id)).json.phase === "Running" ? (await statusOf(svc, id)).json : undefined));
+    expect((await call(svc, "POST", "/v1/tenants/demo/workloads/pod", { body: POD(id) })).json).toEqual({
+      tenant: "demo",
+      status: "accepted",
+    });
+    const status = await waitFor(async () =>
+      (await statusOf(svc, id)).json.phase === "Running" ? (await statusOf(svc, id)).json : undefined,
+    );
     expect(Object.keys(status).sort()).toEqual(["id", "phase", "type"]);
     const restart = await call(svc, "POST", `/v1/tenants/demo/workloads/${id}/restart`);
     expect(restart).toMatchObject({ status: 200, json: {} });
@@ -24,7 +29,11 @@ describe("service profile spec", () => {
     for (const row of rows) expect(Object.keys(row).sort()).toEqual(["action", "actor", "at", "id"]);
     expect(Object.keys((await call(svc, "GET", "/v1/tenants/demo/pulse")).json)).toEqual(["agents"]);
     // The endpoints the provider needs for a lifecycle stay: the tenant spec and delete.
-    expect((await call(svc, "GET", "/v1/tenants/demo/spec")).json.workloads).toContainEqual({ id, type: "pod", spec: { image: "nginx:1.27", ports: [{ name: "http", port: 80 }] } });
+    expect((await call(svc, "GET", "/v1/tenants/demo/spec")).json.workloads).toContainEqual({
+      id,
+      type: "pod",
+      spec: { image: "nginx:1.27", ports: [{ name: "http", port: 80 }] },
+    });
     expect((await call(svc, "DELETE", `/v1/tenants/demo/workloads/${id}`)).status).toBe(202);
   });
 
@@ -35,7 +44,14 @@ describe("service profile spec", () => {
       const r = await control.workload("demo", id);
       return r?.phase === "Running" ? r : undefined;
     });
-    expect(record).toMatchObject({ id, generation: 1, observedGeneration: 1, restartCount: 0, endpoint: `${id}.demo.workloads.localhost:80`, spec: { image: "nginx:1.27" } });
+    expect(record).toMatchObject({
+      id,
+      generation: 1,
+      observedGeneration: 1,
+      restartCount: 0,
+      endpoint: `${id}.demo.workloads.localhost:80`,
+      spec: { image: "nginx:1.27" },
+    });
     expect(await control.workload("demo", "never-was")).toBeUndefined();
   });
 });
@@ -50,7 +66,12 @@ describe("service transitions", () => {
       await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", { body: VM(id, { cpus: 4 }) });
       expect((await statusOf(svc, id)).json).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2 });
       await call(svc, "POST", `/v1/tenants/demo/workloads/${id}/restart`);
-      expect((await statusOf(svc, id)).json).toMatchObject({ phase: "Running", generation: 3, observedGeneration: 3, restartCount: 1 });
+      expect((await statusOf(svc, id)).json).toMatchObject({
+        phase: "Running",
+        generation: 3,
+        observedGeneration: 3,
+        restartCount: 1,
+      });
     } finally {
       await svc.close();
     }
@@ -79,6 +100,8 @@ describe("service transitions", () => {
 
   it("should refuse an unknown profile or transitions mode, naming the option", async () => {
     await expect(start({ profile: "hosted" as never })).rejects.toThrow(/^profile: must be one of full, spec/);
-    await expect(start({ transitions: "slow" as never })).rejects.toThrow(/^transitions: must be one of visible, instant, in-place/);
+    await expect(start({ transitions: "slow" as never })).rejects.toThrow(
+      /^transitions: must be one of visible, instant, in-place/,
+    );
   });
 });

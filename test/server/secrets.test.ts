@@ -2,7 +2,16 @@ import type { RunningService } from "../../server";
 import { DB, VM, call, start, waitReady, type Answer } from "./helpers";
 import { openStream, type StreamReader } from "./sse";
 
-const PASSWORDS = ["vm-first-PW-111", "vm-second-PW-222", "db-only-PW-333", "db-wrong-PW-444", "tpl-PW-555", "bad-PW-666", "long-PW-777", "array-PW-888"];
+const PASSWORDS = [
+  "vm-first-PW-111",
+  "vm-second-PW-222",
+  "db-only-PW-333",
+  "db-wrong-PW-444",
+  "tpl-PW-555",
+  "bad-PW-666",
+  "long-PW-777",
+  "array-PW-888",
+];
 
 let svc: RunningService;
 const logLines: string[] = [];
@@ -27,28 +36,78 @@ async function record(...args: Parameters<typeof call>): Promise<Answer> {
 describe("credentials", () => {
   it("should never appear in any response, event, activity row, spec or log line", async () => {
     const T = "/v1/tenants/demo";
-    await record(svc, "POST", `${T}/workloads/vm-ubuntu`, { body: VM("vm", { credentials: { username: "u", password: PASSWORDS[0] }, aiDaemon: { enabled: true } }) });
-    await record(svc, "POST", `${T}/workloads/vm-ubuntu`, { body: VM("vm", { credentials: { password: PASSWORDS[1] } }) });
-    await record(svc, "POST", `${T}/workloads/storage`, { body: DB("db", { credentials: { password: PASSWORDS[2] }, adminConsole: true }) });
-    expect((await record(svc, "POST", `${T}/workloads/storage`, { body: DB("db", { credentials: { password: PASSWORDS[3] } }) })).status).toBe(409);
+    await record(svc, "POST", `${T}/workloads/vm-ubuntu`, {
+      body: VM("vm", { credentials: { username: "u", password: PASSWORDS[0] }, aiDaemon: { enabled: true } }),
+    });
+    await record(svc, "POST", `${T}/workloads/vm-ubuntu`, {
+      body: VM("vm", { credentials: { password: PASSWORDS[1] } }),
+    });
+    await record(svc, "POST", `${T}/workloads/storage`, {
+      body: DB("db", { credentials: { password: PASSWORDS[2] }, adminConsole: true }),
+    });
     expect(
-      (await record(svc, "POST", `${T}/templates`, {
-        body: { name: "t", kind: "vm-ubuntu", config: { password: PASSWORDS[4], vm: { credentials: { password: PASSWORDS[4] } } } },
-      })).status,
+      (
+        await record(svc, "POST", `${T}/workloads/storage`, {
+          body: DB("db", { credentials: { password: PASSWORDS[3] } }),
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await record(svc, "POST", `${T}/templates`, {
+          body: {
+            name: "t",
+            kind: "vm-ubuntu",
+            config: { password: PASSWORDS[4], vm: { credentials: { password: PASSWORDS[4] } } },
+          },
+        })
+      ).status,
     ).toBe(201);
-    expect((await record(svc, "POST", `${T}/workloads/storage`, { body: DB("db2", { credentials: { password: PASSWORDS[5], pin: 1 } }) })).status).toBe(400);
-    expect((await record(svc, "POST", `${T}/workloads/storage`, { body: DB("db3", { credentials: { password: PASSWORDS[6].repeat(200) } }) })).status).toBe(400);
-    expect((await record(svc, "POST", `${T}/workloads/vm-ubuntu`, { body: VM("vm", { credentials: { password: [PASSWORDS[7]] } }) })).status).toBe(400);
+    expect(
+      (
+        await record(svc, "POST", `${T}/workloads/storage`, {
+          body: DB("db2", { credentials: { password: PASSWORDS[5], pin: 1 } }),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await record(svc, "POST", `${T}/workloads/storage`, {
+          body: DB("db3", { credentials: { password: PASSWORDS[6].repeat(200) } }),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await record(svc, "POST", `${T}/workloads/vm-ubuntu`, {
+          body: VM("vm", { credentials: { password: [PASSWORDS[7]] } }),
+        })
+      ).status,
+    ).toBe(400);
     await waitReady(svc, "vm");
     await waitReady(svc, "db");
     await record(svc, "POST", `${T}/workloads/db/restart`);
-    for (const path of ["workloads/vm/status", "workloads/db/status", "spec", "pulse", "activity?limit=1000", "secrets", "templates"]) {
+    for (const path of [
+      "workloads/vm/status",
+      "workloads/db/status",
+      "spec",
+      "pulse",
+      "activity?limit=1000",
+      "secrets",
+      "templates",
+    ]) {
       await record(svc, "GET", `${T}/${path}`);
     }
     await record(svc, "DELETE", `${T}/workloads/db`);
-    await stream.until((f) => f.some((x) => x.event === "secret-changed" && x.data?.includes("workloads/db/")) && f.filter((x) => x.event === "secret-changed").length >= 4);
+    await stream.until(
+      (f) =>
+        f.some((x) => x.event === "secret-changed" && x.data?.includes("workloads/db/")) &&
+        f.filter((x) => x.event === "secret-changed").length >= 4,
+    );
 
-    const everything = [...answers.map((a) => a.text + JSON.stringify([...a.headers])), stream.raw, ...logLines].join("\n");
+    const everything = [...answers.map((a) => a.text + JSON.stringify([...a.headers])), stream.raw, ...logLines].join(
+      "\n",
+    );
     for (const pw of PASSWORDS) expect(everything).not.toContain(pw);
     // The secrets list names where credentials are, never what they are.
     const secrets = answers.find((a) => a.json?.secrets)!.json.secrets;

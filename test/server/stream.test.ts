@@ -22,8 +22,10 @@ const lastEventId = async (): Promise<string> => (await call(svc, "GET", "/v1/te
 const ids = (frames: Frame[]): number[] => frames.filter((f) => f.event !== undefined).map((f) => Number(f.id));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type EventData = any;
-const has = (event: string, match: (data: EventData) => boolean = () => true) =>
-  (frames: Frame[]): boolean => frames.some((f) => f.event === event && match(JSON.parse(f.data ?? "null")));
+const has =
+  (event: string, match: (data: EventData) => boolean = () => true) =>
+  (frames: Frame[]): boolean =>
+    frames.some((f) => f.event === event && match(JSON.parse(f.data ?? "null")));
 
 describe("GET /v1/tenants/{name}/events/stream", () => {
   it("should answer 200 with SSE headers, uncompressed, and send retry first", async () => {
@@ -42,10 +44,15 @@ describe("GET /v1/tenants/{name}/events/stream", () => {
     const s = await stream();
     const id = uid();
     await call(svc, "POST", "/v1/tenants/demo/workloads/storage", { body: DB(id) });
-    await s.until(has("activity", (d) => d.action === "workload.phase" && d.detail.phase === "Running" && d.target.id === id));
+    await s.until(
+      has("activity", (d) => d.action === "workload.phase" && d.detail.phase === "Running" && d.target.id === id),
+    );
     const events = s.events.map((f) => [f.event, JSON.parse(f.data!)]);
     expect(events.slice(0, 4)).toEqual([
-      ["activity", expect.objectContaining({ actor: "api", action: "workload.created", target: { type: "workload", id } })],
+      [
+        "activity",
+        expect.objectContaining({ actor: "api", action: "workload.created", target: { type: "workload", id } }),
+      ],
       ["activity", expect.objectContaining({ action: "workload.phase", detail: { phase: "Pending", generation: 1 } })],
       ["spec-changed", {}],
       ["secret-changed", { path: `workloads/${id}/credentials` }],
@@ -82,7 +89,11 @@ describe("GET /v1/tenants/{name}/events/stream", () => {
     await call(svc, "POST", "/v1/tenants/demo/workloads/browser", { body: { id } });
     const s = await stream();
     await call(svc, "POST", `/v1/tenants/demo/workloads/${id}/restart`);
-    const t = (await call(svc, "POST", "/v1/tenants/demo/templates", { body: { name: "t", kind: "browser", config: { browser: {} } } })).json;
+    const t = (
+      await call(svc, "POST", "/v1/tenants/demo/templates", {
+        body: { name: "t", kind: "browser", config: { browser: {} } },
+      })
+    ).json;
     await call(svc, "DELETE", `/v1/tenants/demo/templates/${t.id}`);
     await s.until(has("activity", (d) => d.action === "template.deleted"));
     const actions = s.events.filter((f) => f.event === "activity").map((f) => JSON.parse(f.data!).action);
@@ -123,11 +134,14 @@ describe("GET /v1/tenants/{name}/events/stream", () => {
   });
 
   it.each([
-    ["older than the ring", async (): Promise<string> => {
-      const old = await lastEventId();
-      await control.emitEvents("demo", 60);
-      return old;
-    }],
+    [
+      "older than the ring",
+      async (): Promise<string> => {
+        const old = await lastEventId();
+        await control.emitEvents("demo", 60);
+        return old;
+      },
+    ],
     ["not a number", async (): Promise<string> => "not-a-number"],
     ["newer than the newest", async (): Promise<string> => String(Number(await lastEventId()) + 5)],
   ])("should send one resync frame with the newest id, then live events, for an id %s", async (_name, idOf) => {

@@ -16,7 +16,10 @@ describe("POST /v1/tenants/{name}/templates", () => {
       name: "db",
       description: "a database",
       kind: "storage",
-      config: { password: "top-level-pw", storage: { engine: "postgres", password: "spec-pw", credentials: { username: "app", password: "cred-pw" } } },
+      config: {
+        password: "top-level-pw",
+        storage: { engine: "postgres", password: "spec-pw", credentials: { username: "app", password: "cred-pw" } },
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json.id).toMatch(/^tpl_[0-9a-f]+$/);
@@ -27,7 +30,11 @@ describe("POST /v1/tenants/{name}/templates", () => {
   });
 
   it("should accept a browser template with an aiAgent object under the browser key", async () => {
-    const res = await create({ name: "b", kind: "browser", config: { browser: { aiAgent: { enabled: true, provider: "p", model: "m" } } } });
+    const res = await create({
+      name: "b",
+      kind: "browser",
+      config: { browser: { aiAgent: { enabled: true, provider: "p", model: "m" } } },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -55,7 +62,11 @@ describe("POST /v1/tenants/{name}/templates", () => {
 
   it("should accept a config of exactly 64 KB serialized", async () => {
     const overhead = JSON.stringify({ pod: { image: "" } }).length;
-    const res = await create({ name: "edge", kind: "pod", config: { pod: { image: "y".repeat(TEMPLATE_CONFIG_MAX_BYTES - overhead) } } });
+    const res = await create({
+      name: "edge",
+      kind: "pod",
+      config: { pod: { image: "y".repeat(TEMPLATE_CONFIG_MAX_BYTES - overhead) } },
+    });
     expect(res.status).toBe(201);
   });
 });

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const upsert = (type: string, body: unknown): ReturnType<typeof call> => call(svc, "POST", `/v1/tenants/demo/workloads/${type}`, { body });
+const upsert = (type: string, body: unknown): ReturnType<typeof call> =>
+  call(svc, "POST", `/v1/tenants/demo/workloads/${type}`, { body });
 
 describe("POST /v1/tenants/{name}/workloads/{type}", () => {
   it("should accept a new workload with 202 and reconcile it Pending → Provisioning → Running", async () => {
@@ -18,7 +19,14 @@ describe("POST /v1/tenants/{name}/workloads/{type}", () => {
     expect(res.status).toBe(202);
     expect(res.json).toEqual({ tenant: "demo", status: "accepted" });
     const s = await waitReady(svc, id);
-    expect(s).toMatchObject({ id, type: "vm-ubuntu", phase: "Running", generation: 1, observedGeneration: 1, restartCount: 0 });
+    expect(s).toMatchObject({
+      id,
+      type: "vm-ubuntu",
+      phase: "Running",
+      generation: 1,
+      observedGeneration: 1,
+      restartCount: 0,
+    });
     expect(typeof s.updatedAt).toBe("string");
     const phases = (await control.transitions("demo", id)).map((t) => t.phase);
     expect(phases).toEqual(["Pending", "Provisioning", "Running"]);
@@ -173,7 +181,9 @@ describe("DELETE /v1/tenants/{name}/workloads/{id}", () => {
     expect((await call(svc, "POST", "/v1/tenants/demo/workloads/storage", { body: DB(id) })).status).toBe(409);
     await control.resumeReconciler();
     await waitFor(async () => (await statusOf(svc, id)).status === 404);
-    const secrets = (await call(svc, "GET", "/v1/tenants/demo/secrets")).json.secrets.map((s: { path: string }) => s.path);
+    const secrets = (await call(svc, "GET", "/v1/tenants/demo/secrets")).json.secrets.map(
+      (s: { path: string }) => s.path,
+    );
     expect(secrets).not.toContain(`workloads/${id}/credentials`);
     expect((await control.transitions("demo", id)).map((t) => t.phase).slice(-2)).toEqual(["Deleting", "Gone"]);
     expect((await call(svc, "DELETE", `/v1/tenants/demo/workloads/${id}`)).status).toBe(404);

@@ -7,7 +7,13 @@ beforeAll(async () => {
     fleet: {
       regions: [
         { name: "north", hosts: [{ name: "n1", capacity: { cpus: 8, memory: "16Gi" } }] },
-        { name: "south", hosts: [{ name: "s1", capacity: { cpus: 4, memory: "8Gi" } }, { name: "s2", capacity: { cpus: 4, memory: "8Gi" } }] },
+        {
+          name: "south",
+          hosts: [
+            { name: "s1", capacity: { cpus: 4, memory: "8Gi" } },
+            { name: "s2", capacity: { cpus: 4, memory: "8Gi" } },
+          ],
+        },
       ],
     },
   });
@@ -84,21 +90,37 @@ describe("GET /v1/fleet/hosts", () => {
   it("should answer the configured fleet to any valid key, with free capacity after placement", async () => {
     const before = (await call(svc, "GET", "/v1/fleet/hosts", { key: "other-key" })).json;
     expect(before.regions.map((r: { name: string }) => r.name)).toEqual(["north", "south"]);
-    expect(before.regions[0].hosts[0]).toEqual({ name: "n1", capacity: { cpus: 8, memory: "16Gi" }, free: expect.any(Object) });
+    expect(before.regions[0].hosts[0]).toEqual({
+      name: "n1",
+      capacity: { cpus: 8, memory: "16Gi" },
+      free: expect.any(Object),
+    });
     const id = uid();
-    await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", { body: VM(id, { cpus: 2, memory: "4Gi", placement: { host: "s2" } }) });
+    await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", {
+      body: VM(id, { cpus: 2, memory: "4Gi", placement: { host: "s2" } }),
+    });
     const after = (await call(svc, "GET", "/v1/fleet/hosts")).json;
     expect(after.regions[1].hosts[1].free).toEqual({ cpus: 2, memory: "4Gi" });
   });
 
   it("should answer 400 naming placement.region or placement.host when unknown", async () => {
-    const region = await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", { body: VM(uid(), { placement: { region: "mars" } }) });
+    const region = await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", {
+      body: VM(uid(), { placement: { region: "mars" } }),
+    });
     expect(region.status).toBe(400);
     expect(region.json.error.details[0].path).toBe("placement.region");
-    const host = await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", { body: VM(uid(), { placement: { host: "x9" } }) });
+    const host = await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", {
+      body: VM(uid(), { placement: { host: "x9" } }),
+    });
     expect(host.status).toBe(400);
     expect(host.json.error.details[0].path).toBe("placement.host");
-    expect((await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", { body: VM(uid(), { placement: { region: "south" } }) })).status).toBe(202);
+    expect(
+      (
+        await call(svc, "POST", "/v1/tenants/demo/workloads/vm-ubuntu", {
+          body: VM(uid(), { placement: { region: "south" } }),
+        })
+      ).status,
+    ).toBe(202);
   });
 });
 

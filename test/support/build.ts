@@ -29,9 +29,15 @@ export function staleSources(): string[] {
 export function ensureBuilt(): void {
   if (staleSources().length === 0) return;
   const tsc = require.resolve("typescript/bin/tsc");
-  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
+  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 180_000,
+  });
   const stale = staleSources();
   if (stale.length > 0) {
-    throw new Error(`dist/ is stale and the build left ${stale.length} files behind (first: ${stale[0]}); tsc exit ${r.status}:\n${r.stdout}${r.stderr}`);
+    throw new Error(
+      `dist/ is stale and the build left ${stale.length} files behind (first: ${stale[0]}); tsc exit ${r.status}:\n${r.stdout}${r.stderr}`,
+    );
   }
 }

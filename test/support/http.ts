@@ -26,7 +26,12 @@ export function parseJson(text: string): unknown {
 }
 
 /** One request through fetch (which normalises the URL); `defaultKey` is sent when `o.key` is undefined. */
-export async function sendRequest(url: string, method: string, defaultKey: string, o: CallOptions = {}): Promise<HttpAnswer> {
+export async function sendRequest(
+  url: string,
+  method: string,
+  defaultKey: string,
+  o: CallOptions = {},
+): Promise<HttpAnswer> {
   const headers: Record<string, string> = { ...o.headers };
   const key = o.key === undefined ? defaultKey : o.key;
   if (o.bearer !== undefined) headers.authorization = `Bearer ${o.bearer}`;

@@ -11,7 +11,10 @@ export interface PollOptions {
  * Calls `check` until it returns something other than undefined/false and resolves with that
  * (for test setup and observation; the code under test has its own waits).
  */
-export async function pollUntil<T>(check: () => T | undefined | false | Promise<T | undefined | false>, options: PollOptions = {}): Promise<T> {
+export async function pollUntil<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  options: PollOptions = {},
+): Promise<T> {
   const { timeoutMs = 5000, intervalMs = 5, what = "condition" } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -20,7 +20,11 @@ export interface StackDir {
  * must resolve from there, hence the links in its `node_modules`. `binDir` (the CLI's) and this
  * Node (the one running jest) go first on PATH: the dynamic provider launcher needs both.
  */
-export function newStackDir(tmpPrefix: string, binDir: string, passphrase = `stack-passphrase-${randomBytes(6).toString("hex")}`): StackDir {
+export function newStackDir(
+  tmpPrefix: string,
+  binDir: string,
+  passphrase = `stack-passphrase-${randomBytes(6).toString("hex")}`,
+): StackDir {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
   const workDir = path.join(tmp, "project");
   const backendDir = path.join(tmp, "backend");

@@ -11,7 +11,11 @@ export interface WorkspacePool {
   closeClients(): Promise<void>;
 }
 
-export function workspacePool(prefix: string, count: number, keyFor: (workspace: string, n: number) => string): WorkspacePool {
+export function workspacePool(
+  prefix: string,
+  count: number,
+  keyFor: (workspace: string, n: number) => string,
+): WorkspacePool {
   const keys: Record<string, string> = {};
   for (let i = 1; i <= count; i++) keys[`${prefix}-${i}`] = keyFor(`${prefix}-${i}`, i);
   const clients: WorkspaceClient[] = [];

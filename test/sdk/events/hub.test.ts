@@ -25,7 +25,12 @@ class FakeStream implements HubStream {
 describe("EventHub", () => {
   let made: FakeStream[];
   let hub: EventHub;
-  const conn = (over: Partial<StreamConnectionSpec> = {}): StreamConnectionSpec => ({ baseUrl: "http://127.0.0.1:1", workspace: "demo", apiKey: "k1", ...over });
+  const conn = (over: Partial<StreamConnectionSpec> = {}): StreamConnectionSpec => ({
+    baseUrl: "http://127.0.0.1:1",
+    workspace: "demo",
+    apiKey: "k1",
+    ...over,
+  });
 
   beforeEach(() => {
     made = [];
@@ -78,7 +83,14 @@ describe("EventHub", () => {
 
   it("should isolate a listener that throws", () => {
     const got: string[] = [];
-    hub.subscribe(conn(), { onEvent: () => { throw new Error("listener bug"); }, onState: () => { throw new Error("listener bug"); } });
+    hub.subscribe(conn(), {
+      onEvent: () => {
+        throw new Error("listener bug");
+      },
+      onState: () => {
+        throw new Error("listener bug");
+      },
+    });
     hub.subscribe(conn(), { onEvent: (e) => got.push(e.type) });
     made[0].sink.onEvent({ type: "resync", data: {} });
     expect(got).toEqual(["resync"]);
@@ -101,6 +113,8 @@ describe("EventHub", () => {
 
   it("should never keep the API key in its connection keys", () => {
     hub.subscribe(conn({ apiKey: "super-secret-key" }), {});
-    expect(JSON.stringify([...(hub as unknown as { entries: Map<string, unknown> }).entries.keys()])).not.toContain("super-secret-key");
+    expect(JSON.stringify([...(hub as unknown as { entries: Map<string, unknown> }).entries.keys()])).not.toContain(
+      "super-secret-key",
+    );
   });
 });

@@ -20,4 +20,5 @@ export function openStream(res: ServerResponse, first = "retry: 1000\n\n"): void
   res.write(first);
 }
 
-export const frame = (id: number, event: string, data: unknown): string => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+export const frame = (id: number, event: string, data: unknown): string =>
+  `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

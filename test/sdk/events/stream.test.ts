@@ -95,7 +95,9 @@ describe("EventStream", () => {
     });
     await until(() => seen.events.length === 3);
     expect(s.requests.map((r) => r.headers["last-event-id"])).toEqual([undefined, "42", "42"]);
-    expect(s.requests.every((r) => r.headers["x-api-key"] === KEY && r.headers.accept === "text/event-stream")).toBe(true);
+    expect(s.requests.every((r) => r.headers["x-api-key"] === KEY && r.headers.accept === "text/event-stream")).toBe(
+      true,
+    );
     expect(seen.states).toEqual(["open", "down", "open"]);
   });
 

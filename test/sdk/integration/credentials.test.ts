@@ -1,4 +1,13 @@
-import { ConflictError, ForbiddenError, StreamAuthError, UnauthorizedError, ValidationError, WorkspaceClient, waitForWorkload, type WwsError } from "../../../sdk";
+import {
+  ConflictError,
+  ForbiddenError,
+  StreamAuthError,
+  UnauthorizedError,
+  ValidationError,
+  WorkspaceClient,
+  waitForWorkload,
+  type WwsError,
+} from "../../../sdk";
 import { expectNoSecret } from "../secrets";
 import { KEYS, startHarness, uid, type Harness } from "./service";
 
@@ -22,14 +31,27 @@ describe("credentials never reach an error", () => {
     const wrongKey = h.client({ apiKey: "wrong-key-Secret-1" });
     const otherKey = h.client({ apiKey: KEYS.other });
     const errors = await Promise.all([
-      client.upsertWorkload("storage", { id, engine: "postgres", credentials: { password: OTHER_PASSWORD } }).catch((e: unknown) => e),
-      client.upsertWorkload("vm-ubuntu", { id: uid("vm"), credentials: { password: "x".repeat(2000) + PASSWORD } }).catch((e: unknown) => e),
-      client.createTemplate({ name: "t", kind: "pod", config: { vm: { credentials: { password: PASSWORD } } } }).catch((e: unknown) => e),
+      client
+        .upsertWorkload("storage", { id, engine: "postgres", credentials: { password: OTHER_PASSWORD } })
+        .catch((e: unknown) => e),
+      client
+        .upsertWorkload("vm-ubuntu", { id: uid("vm"), credentials: { password: "x".repeat(2000) + PASSWORD } })
+        .catch((e: unknown) => e),
+      client
+        .createTemplate({ name: "t", kind: "pod", config: { vm: { credentials: { password: PASSWORD } } } })
+        .catch((e: unknown) => e),
       wrongKey.getStatus(id).catch((e: unknown) => e),
       otherKey.getStatus(id).catch((e: unknown) => e),
       waitForWorkload(wrongKey, id, { until: "ready", timeoutMs: 2000 }).catch((e: unknown) => e),
     ]);
-    expect(errors.map((e) => (e as Error).constructor)).toEqual([ConflictError, ValidationError, ValidationError, UnauthorizedError, ForbiddenError, UnauthorizedError]);
+    expect(errors.map((e) => (e as Error).constructor)).toEqual([
+      ConflictError,
+      ValidationError,
+      ValidationError,
+      UnauthorizedError,
+      ForbiddenError,
+      UnauthorizedError,
+    ]);
     for (const err of errors) expectNoSecret(err, secrets);
     expect((errors[3] as Error).message).toContain("Check the API key of workspace demo");
   });

@@ -25,10 +25,19 @@ async function sample(h: Harness, client: WorkspaceClient, waiters: number, mode
   return { latencies, readsPerWait: reads / waiters };
 }
 
-async function repeat(h: Harness, client: WorkspaceClient, runs: number, waiters: number, mode: "stream" | "poll"): Promise<Sample> {
+async function repeat(
+  h: Harness,
+  client: WorkspaceClient,
+  runs: number,
+  waiters: number,
+  mode: "stream" | "poll",
+): Promise<Sample> {
   const all: Sample[] = [];
   for (let i = 0; i < runs; i++) all.push(await sample(h, client, waiters, mode));
-  return { latencies: all.flatMap((s) => s.latencies), readsPerWait: all.reduce((a, s) => a + s.readsPerWait, 0) / runs };
+  return {
+    latencies: all.flatMap((s) => s.latencies),
+    readsPerWait: all.reduce((a, s) => a + s.readsPerWait, 0) / runs,
+  };
 }
 
 const fmt = (s: Sample): string =>
@@ -53,14 +62,18 @@ describe("readiness latency after the service flips to Running", () => {
   });
 
   // The full comparison with poll-only takes about a minute: WWS_MEASURE=1 npx jest test/sdk/integration/latency
-  (process.env.WWS_MEASURE ? it : it.skip)("should measure stream against poll-only (2 s)", async () => {
-    const rows: Array<[string, Sample]> = [
-      ["stream, 1 waiter", await repeat(h, client, 30, 1, "stream")],
-      ["stream, 100 waiters", await repeat(h, client, 3, 100, "stream")],
-      ["poll 2 s, 1 waiter", await repeat(h, client, 15, 1, "poll")],
-      ["poll 2 s, 100 waiters", await repeat(h, client, 3, 100, "poll")],
-    ];
-    process.stdout.write(`\n${rows.map(([name, s]) => `${name.padEnd(22)} ${fmt(s)}`).join("\n")}\n`);
-    expect(percentile(rows[0][1].latencies, 50)).toBeLessThan(percentile(rows[2][1].latencies, 50));
-  }, 180_000);
+  (process.env.WWS_MEASURE ? it : it.skip)(
+    "should measure stream against poll-only (2 s)",
+    async () => {
+      const rows: Array<[string, Sample]> = [
+        ["stream, 1 waiter", await repeat(h, client, 30, 1, "stream")],
+        ["stream, 100 waiters", await repeat(h, client, 3, 100, "stream")],
+        ["poll 2 s, 1 waiter", await repeat(h, client, 15, 1, "poll")],
+        ["poll 2 s, 100 waiters", await repeat(h, client, 3, 100, "poll")],
+      ];
+      process.stdout.write(`\n${rows.map(([name, s]) => `${name.padEnd(22)} ${fmt(s)}`).join("\n")}\n`);
+      expect(percentile(rows[0][1].latencies, 50)).toBeLessThan(percentile(rows[2][1].latencies, 50));
+    },
+    180_000,
+  );
 });

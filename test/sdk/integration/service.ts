@@ -17,7 +17,13 @@ export interface Harness {
 
 /** The real local service on a free port, shrunk for tests, with clients that are closed with it. */
 export async function startHarness(options: ServiceOptions = {}): Promise<Harness> {
-  const svc = await startTestService({ keys: KEYS, reconcileMs: 100, ringSize: 1000, controlToken: CONTROL_TOKEN, ...options });
+  const svc = await startTestService({
+    keys: KEYS,
+    reconcileMs: 100,
+    ringSize: 1000,
+    controlToken: CONTROL_TOKEN,
+    ...options,
+  });
   const ctl = new ControlClient(svc.url, CONTROL_TOKEN);
   const clients: WorkspaceClient[] = [];
   return {
@@ -43,14 +49,19 @@ export function preciseNow(): number {
 }
 
 /** Polls `check` until it returns something other than undefined/false (for test setup only). */
-export function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   return pollUntil(check, { timeoutMs });
 }
 
 /** When the workload last became Running for `generation`, by the service's own record. */
 export async function runningAt(ctl: ControlClient, id: string, generation?: number): Promise<number> {
   const transitions = await ctl.transitions("demo", id);
-  const hit = transitions.filter((t) => t.phase === "Running" && (generation === undefined || t.generation === generation)).pop();
+  const hit = transitions
+    .filter((t) => t.phase === "Running" && (generation === undefined || t.generation === generation))
+    .pop();
   if (!hit) throw new Error(`workload ${id} never became Running`);
   return hit.at;
 }

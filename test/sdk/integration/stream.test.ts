@@ -25,7 +25,10 @@ describe("event stream against the local service", () => {
     await h.ctl.resetCounters();
     const ids = Array.from({ length: 100 }, () => uid());
     let maxOpen = 0;
-    const sampler = setInterval(() => void h.ctl.counters().then((c) => (maxOpen = Math.max(maxOpen, c.streams.byWorkspace.demo ?? 0))), 20);
+    const sampler = setInterval(
+      () => void h.ctl.counters().then((c) => (maxOpen = Math.max(maxOpen, c.streams.byWorkspace.demo ?? 0))),
+      20,
+    );
     try {
       await Promise.all(
         ids.map(async (id) => {
@@ -68,7 +71,14 @@ describe("event stream against the local service", () => {
       const ids = seen.events.map((e) => Number(e.id));
       expect(ids).toEqual(ids.map((_, i) => ids[0] + i)); // consecutive: none twice, none skipped
       expect(seen.events.some((e) => e.type === "resync")).toBe(false);
-      expect(seen.events.filter((e) => e.type === "activity" && e.data.target?.id === id && (e.data.detail as { phase?: string }).phase === "Running")).toHaveLength(1);
+      expect(
+        seen.events.filter(
+          (e) =>
+            e.type === "activity" &&
+            e.data.target?.id === id &&
+            (e.data.detail as { phase?: string }).phase === "Running",
+        ),
+      ).toHaveLength(1);
     } finally {
       unsubscribe();
     }
@@ -105,7 +115,13 @@ describe("event stream against the local service", () => {
       await h.ctl.pauseReconciler();
       await client.upsertWorkload("pod", pod(id));
       // No polls: the waiter can only learn of Running through the stream.
-      const waited = waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000, pollMinMs: 60_000, pollMaxMs: 60_000, safetyPollMs: 60_000 });
+      const waited = waitForWorkload(client, id, {
+        until: "ready",
+        timeoutMs: 10_000,
+        pollMinMs: 60_000,
+        pollMaxMs: 60_000,
+        safetyPollMs: 60_000,
+      });
       await until(() => seen.events.length >= 2);
       await h.ctl.setFaults({ pathPrefix: STREAM_PREFIX, errorRate: 1, errorStatuses: [503], retryAfterSeconds: 0 });
       await h.ctl.dropStreams();

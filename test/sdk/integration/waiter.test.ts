@@ -34,7 +34,9 @@ describe("waitForWorkload against the local service", () => {
     const id = uid();
     await client.upsertWorkload("pod", pod(id));
     await h.ctl.resetCounters();
-    const all = await Promise.all(Array.from({ length: 10 }, () => waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000 })));
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000 })),
+    );
     expect(all.every((s) => s?.phase === "Running")).toBe(true);
     // Unshared, each waiter would read 2-3 times (20-30 in all); shared, about 6.
     expect((await h.ctl.counters()).requests.byRoute[STATUS_ROUTE]).toBeLessThanOrEqual(8);
@@ -44,7 +46,13 @@ describe("waitForWorkload against the local service", () => {
     const id = uid();
     await client.upsertWorkload("pod", pod(id));
     const phases: string[] = [];
-    await waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000, mode: "poll", pollIntervalMs: 50, onProgress: (p) => phases.push(p.phase) });
+    await waitForWorkload(client, id, {
+      until: "ready",
+      timeoutMs: 10_000,
+      mode: "poll",
+      pollIntervalMs: 50,
+      onProgress: (p) => phases.push(p.phase),
+    });
     expect(phases).toEqual(["Pending", "Provisioning", "Running"]);
   });
 
@@ -52,7 +60,9 @@ describe("waitForWorkload against the local service", () => {
     const id = uid();
     await h.ctl.pauseReconciler();
     await client.upsertWorkload("pod", pod(id));
-    const outcome = waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000, ...EVENTS_ONLY }).catch((e: unknown) => ({ e, at: preciseNow() }));
+    const outcome = waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000, ...EVENTS_ONLY }).catch(
+      (e: unknown) => ({ e, at: preciseNow() }),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const failedAt = preciseNow();
     await h.ctl.failWorkload("demo", id, "image nginx:nope not found");
@@ -69,8 +79,14 @@ describe("waitForWorkload against the local service", () => {
     await h.ctl.pauseReconciler();
     const err = await waitForWorkload(client, id, { until: "ready", timeoutMs: 400 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ReadinessTimeoutError);
-    expect((err as Error).message).toBe(`timed out after 400 ms waiting for pod ${id} to be ready: last phase Provisioning`);
-    expect((err as ReadinessTimeoutError).lastStatus).toMatchObject({ phase: "Provisioning", generation: 1, observedGeneration: 0 });
+    expect((err as Error).message).toBe(
+      `timed out after 400 ms waiting for pod ${id} to be ready: last phase Provisioning`,
+    );
+    expect((err as ReadinessTimeoutError).lastStatus).toMatchObject({
+      phase: "Provisioning",
+      generation: 1,
+      observedGeneration: 0,
+    });
   });
 
   it("should never resolve an update or a restart on the previous generation's Running", async () => {
@@ -80,23 +96,43 @@ describe("waitForWorkload against the local service", () => {
 
     const updateAt = Date.now();
     await client.upsertWorkload("pod", pod(id, "nginx:1.28"));
-    const updated = await waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000, since: { previous: first, requestedAt: updateAt } });
+    const updated = await waitForWorkload(client, id, {
+      until: "ready",
+      timeoutMs: 10_000,
+      since: { previous: first, requestedAt: updateAt },
+    });
     expect(updated).toMatchObject({ generation: 2, observedGeneration: 2 });
     expect(preciseNow()).toBeGreaterThanOrEqual(await runningAt(h.ctl, id, 2));
 
     const restartAt = Date.now();
     await client.restartWorkload(id);
-    const restarted = await waitForWorkload(client, id, { until: "ready", timeoutMs: 10_000, since: { previous: updated, requestedAt: restartAt } });
+    const restarted = await waitForWorkload(client, id, {
+      until: "ready",
+      timeoutMs: 10_000,
+      since: { previous: updated, requestedAt: restartAt },
+    });
     expect(restarted).toMatchObject({ generation: 3, observedGeneration: 3, restartCount: 1 });
     const transitions = await h.ctl.transitions("demo", id);
     expect(transitions.map((t) => `${t.phase}@${t.generation}`)).toEqual([
-      "Pending@1", "Provisioning@1", "Running@1", "Pending@2", "Provisioning@2", "Running@2", "Restarting@3", "Running@3",
+      "Pending@1",
+      "Provisioning@1",
+      "Running@1",
+      "Pending@2",
+      "Provisioning@2",
+      "Running@2",
+      "Restarting@3",
+      "Running@3",
     ]);
   });
 
   it("should wait for the admin console when asked", async () => {
     const id = uid("db");
-    await client.upsertWorkload("storage", { id, engine: "postgres", adminConsole: true, credentials: { password: "db-Pa55word!" } });
+    await client.upsertWorkload("storage", {
+      id,
+      engine: "postgres",
+      adminConsole: true,
+      credentials: { password: "db-Pa55word!" },
+    });
     const status = await waitForWorkload(client, id, { until: "ready", adminReady: true, timeoutMs: 10_000 });
     expect(status).toMatchObject({ phase: "Running", adminReady: true });
   });

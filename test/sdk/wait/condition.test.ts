@@ -37,12 +37,17 @@ describe("WorkloadCondition", () => {
     });
 
     it("should fail on Failed and stay pending on 404 and unknown phases", () => {
-      expect(run({ until: "ready" }, [undefined, { phase: "Hibernating" }, { phase: "Failed", message: "no image" }])).toEqual(["pending", "pending", "failed"]);
+      expect(
+        run({ until: "ready" }, [undefined, { phase: "Hibernating" }, { phase: "Failed", message: "no image" }]),
+      ).toEqual(["pending", "pending", "failed"]);
     });
 
     it("should explain why it is pending", () => {
       const c = new WorkloadCondition({ until: "ready" });
-      expect(c.observe({ phase: "Running", generation: 3, observedGeneration: 2 })).toEqual({ kind: "pending", reason: "generation 3 not yet observed (observed 2)" });
+      expect(c.observe({ phase: "Running", generation: 3, observedGeneration: 2 })).toEqual({
+        kind: "pending",
+        reason: "generation 3 not yet observed (observed 2)",
+      });
       expect(c.observe(undefined)).toEqual({ kind: "pending", reason: "not found (404)" });
     });
   });
@@ -61,7 +66,11 @@ describe("WorkloadCondition", () => {
     });
 
     it("should accept a newer generation's Running even if no other phase was seen", () => {
-      expect(run({ until: "ready", since: { previous, requestedAt: T0 } }, [{ phase: "Running", generation: 6, observedGeneration: 6 }])).toEqual(["satisfied"]);
+      expect(
+        run({ until: "ready", since: { previous, requestedAt: T0 } }, [
+          { phase: "Running", generation: 6, observedGeneration: 6 },
+        ]),
+      ).toEqual(["satisfied"]);
     });
 
     it("should ignore a stale Failed and fail on a fresh one", () => {
@@ -85,15 +94,19 @@ describe("WorkloadCondition", () => {
     });
 
     it("should accept Running once a non-Running phase was seen after the request", () => {
-      expect(run({ until: "ready", since: { requestedAt: T0 } }, [{ phase: "Running" }, { phase: "Restarting" }, { phase: "Running" }])).toEqual([
-        "pending",
-        "pending",
-        "satisfied",
-      ]);
+      expect(
+        run({ until: "ready", since: { requestedAt: T0 } }, [
+          { phase: "Running" },
+          { phase: "Restarting" },
+          { phase: "Running" },
+        ]),
+      ).toEqual(["pending", "pending", "satisfied"]);
     });
 
     it("should accept Running updated after the request and after the previous record", () => {
-      expect(run({ until: "ready", since }, [{ phase: "Running", updatedAt: at(100), restartCount: 1 }])).toEqual(["satisfied"]);
+      expect(run({ until: "ready", since }, [{ phase: "Running", updatedAt: at(100), restartCount: 1 }])).toEqual([
+        "satisfied",
+      ]);
     });
 
     it("should not trust updatedAt newer than the request but equal to the previous record (server clock ahead)", () => {
@@ -102,18 +115,26 @@ describe("WorkloadCondition", () => {
     });
 
     it("should accept Running with a higher restartCount", () => {
-      expect(run({ until: "ready", since }, [{ phase: "Running", updatedAt: at(-5000), restartCount: 2 }])).toEqual(["satisfied"]);
+      expect(run({ until: "ready", since }, [{ phase: "Running", updatedAt: at(-5000), restartCount: 2 }])).toEqual([
+        "satisfied",
+      ]);
     });
 
     it("should treat Running after a previous Failed as fresh", () => {
       const failed = { phase: "Failed", message: "crashed" };
-      expect(run({ until: "ready", since: { previous: failed, requestedAt: T0 } }, [{ ...failed }, { phase: "Running" }])).toEqual(["pending", "satisfied"]);
+      expect(
+        run({ until: "ready", since: { previous: failed, requestedAt: T0 } }, [{ ...failed }, { phase: "Running" }]),
+      ).toEqual(["pending", "satisfied"]);
     });
   });
 
   describe("until gone", () => {
     it("should be satisfied by 404 only, whatever the phase", () => {
-      expect(run({ until: "gone" }, [{ phase: "Deleting" }, { phase: "Failed" }, undefined])).toEqual(["pending", "pending", "satisfied"]);
+      expect(run({ until: "gone" }, [{ phase: "Deleting" }, { phase: "Failed" }, undefined])).toEqual([
+        "pending",
+        "pending",
+        "satisfied",
+      ]);
     });
   });
 
@@ -121,10 +142,17 @@ describe("WorkloadCondition", () => {
     const rule = { minMs: 2000, quietMs: 500, maxMs: 10_000 };
     const since = { previous: { phase: "Running" }, requestedAt: T0 };
     const verdict = (status: WorkloadStatus, now: number, lastActivityAt: number | undefined): Verdict =>
-      new WorkloadCondition({ until: "ready", since, settle: rule }).observe(status, { now: T0 + now, lastActivityAt: lastActivityAt === undefined ? undefined : T0 + lastActivityAt });
+      new WorkloadCondition({ until: "ready", since, settle: rule }).observe(status, {
+        now: T0 + now,
+        lastActivityAt: lastActivityAt === undefined ? undefined : T0 + lastActivityAt,
+      });
 
     it("should take Running at minMs after the request when the stream was quiet", () => {
-      expect(verdict({ phase: "Running" }, 1999, 0)).toMatchObject({ kind: "pending", settleAt: T0 + 2000, reason: expect.stringMatching(/^settling: /) });
+      expect(verdict({ phase: "Running" }, 1999, 0)).toMatchObject({
+        kind: "pending",
+        settleAt: T0 + 2000,
+        reason: expect.stringMatching(/^settling: /),
+      });
       expect(verdict({ phase: "Running" }, 2000, 0).kind).toBe("satisfied");
     });
 
@@ -141,11 +169,21 @@ describe("WorkloadCondition", () => {
 
     it("should fail on a Failed record only once it has settled, and never settle where generations say stale", () => {
       const failedBefore = (now: number): Verdict["kind"] =>
-        new WorkloadCondition({ until: "ready", since: { previous: { phase: "Failed" }, requestedAt: T0 }, settle: rule }).observe({ phase: "Failed" }, { now: T0 + now, lastActivityAt: T0 }).kind;
+        new WorkloadCondition({
+          until: "ready",
+          since: { previous: { phase: "Failed" }, requestedAt: T0 },
+          settle: rule,
+        }).observe({ phase: "Failed" }, { now: T0 + now, lastActivityAt: T0 }).kind;
       expect(failedBefore(100)).toBe("pending");
       expect(failedBefore(2000)).toBe("failed");
-      const c = new WorkloadCondition({ until: "ready", since: { previous: { phase: "Running", generation: 3, observedGeneration: 3 }, requestedAt: T0 }, settle: rule });
-      expect(c.observe({ phase: "Running", generation: 4, observedGeneration: 3 }, { now: T0 + 60_000, lastActivityAt: T0 })).toMatchObject({ kind: "pending", reason: "generation 4 not yet observed (observed 3)" });
+      const c = new WorkloadCondition({
+        until: "ready",
+        since: { previous: { phase: "Running", generation: 3, observedGeneration: 3 }, requestedAt: T0 },
+        settle: rule,
+      });
+      expect(
+        c.observe({ phase: "Running", generation: 4, observedGeneration: 3 }, { now: T0 + 60_000, lastActivityAt: T0 }),
+      ).toMatchObject({ kind: "pending", reason: "generation 4 not yet observed (observed 3)" });
     });
   });
 });

@@ -30,7 +30,10 @@ export class FakeEvents {
   }
 
   row(id: string, phase?: string): void {
-    this.emit({ type: "activity", data: { id: "1", action: "workload.phase", target: { type: "workload", id }, detail: phase ? { phase } : {} } });
+    this.emit({
+      type: "activity",
+      data: { id: "1", action: "workload.phase", target: { type: "workload", id }, detail: phase ? { phase } : {} },
+    });
   }
 }
 

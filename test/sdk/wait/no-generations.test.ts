@@ -6,12 +6,16 @@ import { fakeServer, json, type FakeServer } from "../fake-server";
  * restartCount (the local service always has them, so this is the one place for a stand-in).
  * A restart moves the workload through `steps` ([delay ms, record]) after the request.
  */
-async function hostedLike(initial: WorkloadStatus, steps: Array<[number, WorkloadStatus]>): Promise<{ server: FakeServer; served: WorkloadStatus[]; settledAt: () => number }> {
+async function hostedLike(
+  initial: WorkloadStatus,
+  steps: Array<[number, WorkloadStatus]>,
+): Promise<{ server: FakeServer; served: WorkloadStatus[]; settledAt: () => number }> {
   let current = initial;
   let settled = 0;
   const served: WorkloadStatus[] = [];
   const server = await fakeServer((_req, res, rec) => {
-    if (rec.url.endsWith("/events/stream")) return json(res, 404, { error: { code: "not_found", message: "no stream here" } });
+    if (rec.url.endsWith("/events/stream"))
+      return json(res, 404, { error: { code: "not_found", message: "no stream here" } });
     if (rec.method === "POST" && rec.url.endsWith("/restart")) {
       for (const [delay, record] of steps) {
         setTimeout(() => {
@@ -44,7 +48,12 @@ describe("waitForWorkload against a status without generations", () => {
     const previous = await client.getStatus("web");
     const requestedAt = Date.now();
     await client.restartWorkload("web");
-    const result = await waitForWorkload(client, "web", { until: "ready", timeoutMs, since: { previous, requestedAt }, ...timing }).then(
+    const result = await waitForWorkload(client, "web", {
+      until: "ready",
+      timeoutMs,
+      since: { previous, requestedAt },
+      ...timing,
+    }).then(
       (status) => ({ status, at: Date.now() }),
       (error: unknown) => ({ error: error as Error, at: Date.now() }),
     );
@@ -81,7 +90,14 @@ describe("waitForWorkload against a status without generations", () => {
     const settling: unknown[] = [];
     // No stream here, so quiet cannot be seen: the rule takes the record at maxMs.
     const settle = { minMs: 100, quietMs: 50, maxMs: 400 };
-    const status = await waitForWorkload(client, "web", { until: "ready", timeoutMs: 5000, since: { previous, requestedAt }, settle, onProgress: (p) => settling.push(p.settling), ...timing });
+    const status = await waitForWorkload(client, "web", {
+      until: "ready",
+      timeoutMs: 5000,
+      since: { previous, requestedAt },
+      settle,
+      onProgress: (p) => settling.push(p.settling),
+      ...timing,
+    });
     expect(status).toEqual({ id: "web", type: "pod", phase: "Running" });
     expect(Date.now() - requestedAt).toBeGreaterThanOrEqual(400);
     expect(settling).toEqual([{ settleAt: requestedAt + 400, rule: settle }]);
@@ -91,6 +107,9 @@ describe("waitForWorkload against a status without generations", () => {
     const h = await hostedLike({ id: "web", phase: "Running" }, []);
     server = h.server;
     client = new WorkspaceClient({ baseUrl: h.server.url, workspace: "demo", apiKey: "k-0000" });
-    await expect(waitForWorkload(client, "web", { until: "ready", timeoutMs: 1000, ...timing })).resolves.toEqual({ id: "web", phase: "Running" });
+    await expect(waitForWorkload(client, "web", { until: "ready", timeoutMs: 1000, ...timing })).resolves.toEqual({
+      id: "web",
+      phase: "Running",
+    });
   });
 });

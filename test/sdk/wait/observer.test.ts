@@ -13,7 +13,11 @@ describe("StatusObserver", () => {
   let observed: number;
   let observer: StatusObserver;
 
-  function start(state: StreamState = "open", timing: Partial<ObserverTiming> = {}, goal: "ready" | "gone" = "ready"): void {
+  function start(
+    state: StreamState = "open",
+    timing: Partial<ObserverTiming> = {},
+    goal: "ready" | "gone" = "ready",
+  ): void {
     log = [];
     events = new FakeEvents(state, log);
     reads = new FakeReads(log);

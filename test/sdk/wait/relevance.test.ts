@@ -22,15 +22,19 @@ describe("relevanceOf", () => {
     expect(relevanceOf({ type: "spec-changed", data: {} }, "web").kind).toBe("spec-changed");
     expect(relevanceOf({ type: "agent-busy", data: { key: "daemon:web", busy: true } }, "web").kind).toBe("ignore");
     expect(relevanceOf({ type: "task-update", data: { taskId: "t", status: "done" } }, "web").kind).toBe("ignore");
-    expect(relevanceOf({ type: "secret-changed", data: { path: "workloads/web/credentials" } }, "web").kind).toBe("ignore");
+    expect(relevanceOf({ type: "secret-changed", data: { path: "workloads/web/credentials" } }, "web").kind).toBe(
+      "ignore",
+    );
   });
 });
 
 describe("rowWorthALook", () => {
   const data = (detail: unknown) => (row("web", detail) as Extract<WorkspaceEvent, { type: "activity" }>).data;
   it("should skip phases in which a wait for ready cannot end", () => {
-    for (const phase of ["Pending", "Provisioning", "Restarting", "Deleting"]) expect(rowWorthALook(data({ phase }), "ready")).toBe(false);
-    for (const phase of ["Running", "Failed", "SomethingNew"]) expect(rowWorthALook(data({ phase }), "ready")).toBe(true);
+    for (const phase of ["Pending", "Provisioning", "Restarting", "Deleting"])
+      expect(rowWorthALook(data({ phase }), "ready")).toBe(false);
+    for (const phase of ["Running", "Failed", "SomethingNew"])
+      expect(rowWorthALook(data({ phase }), "ready")).toBe(true);
   });
   it("should look on rows without a phase hint", () => {
     expect(rowWorthALook(data(undefined), "ready")).toBe(true);

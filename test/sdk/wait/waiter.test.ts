@@ -46,7 +46,8 @@ describe("waitForWorkload", () => {
     jest.useRealTimers();
   });
 
-  const wait = (options: Partial<WaitOptions> = {}) => waitForWorkload(client, "web", { until: "ready", timeoutMs: 30_000, ...options });
+  const wait = (options: Partial<WaitOptions> = {}) =>
+    waitForWorkload(client, "web", { until: "ready", timeoutMs: 30_000, ...options });
 
   it("should resolve with the ready record when an event says to look, and report each phase", async () => {
     const progress: WaitProgress[] = [];
@@ -82,7 +83,9 @@ describe("waitForWorkload", () => {
     await jest.advanceTimersByTimeAsync(20_000);
     const err = await caught;
     expect(err).toBeInstanceOf(ReadinessTimeoutError);
-    expect((err as Error).message).toBe("timed out after 30 s waiting for pod web to be ready: last phase Provisioning (message: pulling image)");
+    expect((err as Error).message).toBe(
+      "timed out after 30 s waiting for pod web to be ready: last phase Provisioning (message: pulling image)",
+    );
     expect((err as ReadinessTimeoutError).lastStatus).toMatchObject({ phase: "Provisioning" });
   });
 
@@ -139,7 +142,9 @@ describe("waitForWorkload", () => {
     await jest.advanceTimersByTimeAsync(750);
     const err = (await caught) as Error;
     expect(err).toBeInstanceOf(ReadinessTimeoutError);
-    expect(err.message).toMatch(/^timed out after 1 s waiting for workload web to be ready: no status read yet; last error: .*busy/);
+    expect(err.message).toMatch(
+      /^timed out after 1 s waiting for workload web to be ready: no status read yet; last error: .*busy/,
+    );
   });
 
   it("should poll when the stream is down and resolve on a poll", async () => {
@@ -153,7 +158,9 @@ describe("waitForWorkload", () => {
   });
 
   it("should reject invalid options naming them", async () => {
-    await expect(wait({ until: "up" as never })).rejects.toThrow(new InvalidOptionError("until", 'must be "ready" or "gone"'));
+    await expect(wait({ until: "up" as never })).rejects.toThrow(
+      new InvalidOptionError("until", 'must be "ready" or "gone"'),
+    );
     await expect(wait({ timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
     await expect(wait({ pollMinMs: 100, pollMaxMs: 50 })).rejects.toThrow(/pollMaxMs/);
     await expect(wait({ mode: "push" as never })).rejects.toThrow(/mode/);
