@@ -73,31 +73,25 @@ export class WorkspaceClient {
    */
   upsertWorkload(type: WorkloadType, body: CreateBody, options?: CallOptions): Promise<CreateResponse> {
     const id = (body as { id?: unknown } | null)?.id;
-    return this.call(
-      {
-        method: "POST",
-        path: `/v1/tenants/${enc(this.workspace)}/workloads/${enc(type)}`,
-        body,
-        schema: CreateResponse,
-        policy: "idempotent",
-        operation: `upsert ${type} ${typeof id === "string" ? id : "(no id)"} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "POST",
+      path: `/v1/tenants/${enc(this.workspace)}/workloads/${enc(type)}`,
+      body,
+      schema: CreateResponse,
+      policy: "idempotent",
+      operation: `upsert ${type} ${typeof id === "string" ? id : "(no id)"} in workspace ${this.workspace}`,
+    });
   }
 
   /** `GET …/workloads/{id}/status`. Throws `NotFoundError` when there is no such workload. */
   getStatus(id: string, options?: CallOptions): Promise<WorkloadStatus> {
-    return this.call(
-      {
-        method: "GET",
-        path: `${this.workloadPath(id)}/status`,
-        schema: WorkloadStatus,
-        policy: "idempotent",
-        operation: `get status of workload ${id} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "GET",
+      path: `${this.workloadPath(id)}/status`,
+      schema: WorkloadStatus,
+      policy: "idempotent",
+      operation: `get status of workload ${id} in workspace ${this.workspace}`,
+    });
   }
 
   /**
@@ -105,43 +99,34 @@ export class WorkspaceClient {
    * retried only when the request provably never reached the service (connection refused).
    */
   restartWorkload(id: string, options?: CallOptions): Promise<RestartResponse> {
-    return this.call(
-      {
-        method: "POST",
-        path: `${this.workloadPath(id)}/restart`,
-        schema: RestartResponse,
-        policy: "unsent-only",
-        operation: `restart workload ${id} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "POST",
+      path: `${this.workloadPath(id)}/restart`,
+      schema: RestartResponse,
+      policy: "unsent-only",
+      operation: `restart workload ${id} in workspace ${this.workspace}`,
+    });
   }
 
   /** `DELETE …/workloads/{id}` (202): deletion starts. Throws `NotFoundError` when there is no such workload. */
   async deleteWorkload(id: string, options?: CallOptions): Promise<void> {
-    await this.call(
-      {
-        method: "DELETE",
-        path: this.workloadPath(id),
-        policy: "idempotent",
-        operation: `delete workload ${id} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    await this.call(options, {
+      method: "DELETE",
+      path: this.workloadPath(id),
+      policy: "idempotent",
+      operation: `delete workload ${id} in workspace ${this.workspace}`,
+    });
   }
 
   /** `GET …/spec`: the workspace's desired state. */
   getSpec(options?: CallOptions): Promise<TenantSpec> {
-    return this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/spec`,
-        schema: TenantSpec,
-        policy: "idempotent",
-        operation: `get the spec of workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/spec`,
+      schema: TenantSpec,
+      policy: "idempotent",
+      operation: `get the spec of workspace ${this.workspace}`,
+    });
   }
 
   /**
@@ -149,72 +134,57 @@ export class WorkspaceClient {
    * save a second template. Retried only when the request provably never reached the service.
    */
   createTemplate(body: TemplateCreate, options?: CallOptions): Promise<SavedTemplate> {
-    return this.call(
-      {
-        method: "POST",
-        path: `${this.tenantPath()}/templates`,
-        body,
-        schema: SavedTemplate,
-        policy: "unsent-only",
-        operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "POST",
+      path: `${this.tenantPath()}/templates`,
+      body,
+      schema: SavedTemplate,
+      policy: "unsent-only",
+      operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}`,
+    });
   }
 
   async listTemplates(options?: CallOptions): Promise<SavedTemplate[]> {
-    const list = await this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/templates`,
-        schema: TemplateList,
-        policy: "idempotent",
-        operation: `list templates of workspace ${this.workspace}`,
-      },
-      options,
-    );
+    const list = await this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/templates`,
+      schema: TemplateList,
+      policy: "idempotent",
+      operation: `list templates of workspace ${this.workspace}`,
+    });
     return list.templates;
   }
 
   /** Throws `NotFoundError` when there is no such template. */
   getTemplate(id: string, options?: CallOptions): Promise<SavedTemplate> {
-    return this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/templates/${enc(id)}`,
-        schema: SavedTemplate,
-        policy: "idempotent",
-        operation: `get template ${id} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/templates/${enc(id)}`,
+      schema: SavedTemplate,
+      policy: "idempotent",
+      operation: `get template ${id} in workspace ${this.workspace}`,
+    });
   }
 
   /** Throws `NotFoundError` when there is no such template. */
   async deleteTemplate(id: string, options?: CallOptions): Promise<void> {
-    await this.call(
-      {
-        method: "DELETE",
-        path: `${this.tenantPath()}/templates/${enc(id)}`,
-        policy: "idempotent",
-        operation: `delete template ${id} in workspace ${this.workspace}`,
-      },
-      options,
-    );
+    await this.call(options, {
+      method: "DELETE",
+      path: `${this.tenantPath()}/templates/${enc(id)}`,
+      policy: "idempotent",
+      operation: `delete template ${id} in workspace ${this.workspace}`,
+    });
   }
 
   /** `GET …/pulse`: the snapshot to load before opening the stream. */
   getPulse(options?: CallOptions): Promise<Pulse> {
-    return this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/pulse`,
-        schema: Pulse,
-        policy: "idempotent",
-        operation: `get the pulse of workspace ${this.workspace}`,
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/pulse`,
+      schema: Pulse,
+      policy: "idempotent",
+      operation: `get the pulse of workspace ${this.workspace}`,
+    });
   }
 
   /** `GET …/activity`: audit rows; with `after`, the rows after that id (oldest first). */
@@ -222,61 +192,49 @@ export class WorkspaceClient {
     params: { after?: string | number; limit?: number } = {},
     options?: CallOptions,
   ): Promise<ActivityRow[]> {
-    const list = await this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/activity`,
-        query: { after: params.after, limit: params.limit },
-        schema: ActivityList,
-        policy: "idempotent",
-        operation: `list activity of workspace ${this.workspace}`,
-      },
-      options,
-    );
+    const list = await this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/activity`,
+      query: { after: params.after, limit: params.limit },
+      schema: ActivityList,
+      policy: "idempotent",
+      operation: `list activity of workspace ${this.workspace}`,
+    });
     return list.rows;
   }
 
   async listAsks(options?: CallOptions): Promise<unknown[]> {
-    const list = await this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/asks`,
-        schema: AskList,
-        policy: "idempotent",
-        operation: `list asks of workspace ${this.workspace}`,
-      },
-      options,
-    );
+    const list = await this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/asks`,
+      schema: AskList,
+      policy: "idempotent",
+      operation: `list asks of workspace ${this.workspace}`,
+    });
     return list.asks;
   }
 
   /** Paths and update times of the stored secrets; never their values. */
   async listSecrets(options?: CallOptions): Promise<SecretList["secrets"]> {
-    const list = await this.call(
-      {
-        method: "GET",
-        path: `${this.tenantPath()}/secrets`,
-        schema: SecretList,
-        policy: "idempotent",
-        operation: `list secrets of workspace ${this.workspace}`,
-      },
-      options,
-    );
+    const list = await this.call(options, {
+      method: "GET",
+      path: `${this.tenantPath()}/secrets`,
+      schema: SecretList,
+      policy: "idempotent",
+      operation: `list secrets of workspace ${this.workspace}`,
+    });
     return list.secrets;
   }
 
   /** `GET /v1/fleet/hosts`: regions, hosts and their live capacity. */
   getFleetHosts(options?: CallOptions): Promise<FleetHosts> {
-    return this.call(
-      {
-        method: "GET",
-        path: "/v1/fleet/hosts",
-        schema: FleetHosts,
-        policy: "idempotent",
-        operation: "get the fleet's hosts",
-      },
-      options,
-    );
+    return this.call(options, {
+      method: "GET",
+      path: "/v1/fleet/hosts",
+      schema: FleetHosts,
+      policy: "idempotent",
+      operation: "get the fleet's hosts",
+    });
   }
 
   /**
@@ -306,7 +264,7 @@ export class WorkspaceClient {
     this.#lease.release();
   }
 
-  private call<T>(spec: CallSpec<T>, options: CallOptions | undefined): Promise<T> {
+  private call<T>(options: CallOptions | undefined, spec: CallSpec<T>): Promise<T> {
     try {
       this.assertOpen(spec.operation);
       return this.#requester.call(spec, resolveCallOptions(options, this.options));

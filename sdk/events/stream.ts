@@ -6,9 +6,9 @@ import {
   ResponseValidationError,
   StreamAuthError,
   WwsError,
-  errorFromResponse,
   retryAfterOf,
 } from "../errors";
+import { errorFromResponse } from "../http/error-from-response";
 import { isBeforeSend } from "../http/attempt";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";

@@ -1,7 +1,8 @@
 import type { Pool } from "undici";
 import type { z } from "zod";
 import { sleep } from "../clock";
-import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError, errorFromResponse } from "../errors";
+import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError } from "../errors";
+import { errorFromResponse } from "./error-from-response";
 import { isTransientFailure } from "../transient";
 import type { ResolvedClientOptions } from "../options";
 import { collectSecrets } from "../redact";

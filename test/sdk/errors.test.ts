@@ -22,7 +22,8 @@ import {
   WorkloadFailedError,
   WwsError,
 } from "../../sdk";
-import { errorFromResponse, retryAfterOf } from "../../sdk/errors";
+import { retryAfterOf } from "../../sdk/errors";
+import { errorFromResponse } from "../../sdk/http/error-from-response";
 
 const ctx = {
   operation: "get status of workload web in workspace demo",

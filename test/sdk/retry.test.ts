@@ -1,7 +1,7 @@
 import { AbortedError, ConnectionError, DEFAULT_RETRY, RequestTimeoutError, ResponseValidationError } from "../../sdk";
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../sdk/http/retry-after";
 import { backoffDelay, shouldRetry, type RetryInput } from "../../sdk/retry";
-import { errorFromResponse } from "../../sdk/errors";
+import { errorFromResponse } from "../../sdk/http/error-from-response";
 
 const options = { maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 1000, maxElapsedMs: 10_000 };
 const http = (status: number, retryAfter?: string) =>

@@ -6,7 +6,7 @@ import {
   ResponseValidationError,
   RetriesExhaustedError,
 } from "../../sdk";
-import { errorFromResponse } from "../../sdk/errors";
+import { errorFromResponse } from "../../sdk/http/error-from-response";
 import { isTransientFailure } from "../../sdk/transient";
 
 const ctx = { operation: "get status of workload web" };
