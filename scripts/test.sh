@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh clone: installs Node >= 22, the npm dependencies and a real
 # `pulumi` CLI where missing, then typechecks, lints and runs every jest test (unit,
-# integration, e2e, reliability). It ends with one line per check (`typecheck: passed`,
-# `lint: FAILED …`) and then the plain summary `N passed, N failed`, which counts jest's test
-# cases only. Any failure, a check's included, makes the exit status non-zero.
+# integration, e2e, reliability), after checking the format (prettier). It ends with one line
+# per check (`typecheck: passed`, `lint: FAILED …`, `format:check: passed`) and then the plain
+# summary `N passed, N failed`, which counts jest's test cases only. Any failure, a check's
+# included, makes the exit status non-zero.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,7 +16,7 @@ echo "pulumi $(pulumi version)"
 
 status=0
 check_lines=()
-for check in typecheck lint; do
+for check in typecheck lint format:check; do
   echo "--- $check"
   if npm run -s "$check"; then
     check_lines+=("$check: passed")
