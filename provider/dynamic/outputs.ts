@@ -1,6 +1,6 @@
 import type { WorkloadStatus } from "../../sdk/schemas";
 import { sealLogin } from "./credentials-digest";
-import { DRIFT_KEY, type WorkloadOptions } from "./props";
+import type { WorkloadOptions } from "./props";
 import type { WorkloadModel } from "./workload-model";
 
 /** What the state records of `m` once the service reported `status`: that status, and no password (see credentials-digest.ts). */
@@ -22,12 +22,6 @@ export function recordedReady(status: WorkloadStatus | undefined, options: Workl
   );
 }
 
-/** What a state recorded about restarts, under its flat keys. */
-export interface RecordedRestarts {
-  restartCount?: unknown;
-  [DRIFT_KEY]?: unknown;
-}
-
 /**
  * Restarts the stack did not ask for, as `refresh` records them: the previous count plus how much
  * the service's `restartCount` grew since the state last saw it. A restart changes no input, and
@@ -35,12 +29,13 @@ export interface RecordedRestarts {
  * `refresh --preview-only`); this key makes it one, named. The next `pulumi up` drops it again
  * without a request (it is a local-only key): that acknowledges the restarts.
  */
-export function restartsOutsidePulumi(old: RecordedRestarts, status: WorkloadStatus): number | undefined {
-  const before = typeof old[DRIFT_KEY] === "number" ? old[DRIFT_KEY] : 0;
-  const grew =
-    typeof old.restartCount === "number" && typeof status.restartCount === "number"
-      ? status.restartCount - old.restartCount
-      : 0;
+export function restartsOutsidePulumi(
+  stored: Pick<WorkloadModel, "status" | "restartsOutsidePulumi">,
+  status: WorkloadStatus,
+): number | undefined {
+  const before = typeof stored.restartsOutsidePulumi === "number" ? stored.restartsOutsidePulumi : 0;
+  const seen = stored.status?.restartCount;
+  const grew = typeof seen === "number" && typeof status.restartCount === "number" ? status.restartCount - seen : 0;
   const total = before + Math.max(0, grew);
   return total > 0 ? total : undefined;
 }

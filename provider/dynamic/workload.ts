@@ -18,7 +18,7 @@ import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
 import { ownCreateWarning, runsDeclaredSpec } from "./own-create";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
-import { DRIFT_KEY, inputsOf, type Props } from "./props";
+import { inputsOf, type Props } from "./props";
 import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
@@ -207,10 +207,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
           const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
           const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
-          const restarts = restartsOutsidePulumi(
-            { restartCount: stored.status?.restartCount, [DRIFT_KEY]: stored.restartsOutsidePulumi },
-            status,
-          );
+          const restarts = restartsOutsidePulumi(stored, status);
           const live: WorkloadModel = {
             ...found,
             connection: { ...found.connection, baseUrl: conn.baseUrl },

@@ -100,9 +100,13 @@ describe("customTimeouts carried in the inputs", () => {
 describe("restarts outside Pulumi", () => {
   it("should count the restarts the state did not expect, and keep counting until an up drops them", () => {
     const status = (restartCount: number) => ({ id: "w", phase: "Running", restartCount }) as never;
-    expect(restartsOutsidePulumi({ restartCount: 0 }, status(0))).toBeUndefined();
-    expect(restartsOutsidePulumi({ restartCount: 0 }, status(2))).toBe(2);
-    expect(restartsOutsidePulumi({ restartCount: 2, restartsOutsidePulumi: 2 }, status(3))).toBe(3);
-    expect(restartsOutsidePulumi({ restartCount: 3, restartsOutsidePulumi: 3 }, status(3))).toBe(3);
+    const stored = (restartCount: number, drift?: number) => ({
+      status: status(restartCount),
+      restartsOutsidePulumi: drift,
+    });
+    expect(restartsOutsidePulumi(stored(0), status(0))).toBeUndefined();
+    expect(restartsOutsidePulumi(stored(0), status(2))).toBe(2);
+    expect(restartsOutsidePulumi(stored(2, 2), status(3))).toBe(3);
+    expect(restartsOutsidePulumi(stored(3, 3), status(3))).toBe(3);
   });
 });
