@@ -85,11 +85,9 @@ export class WorkspaceClient {
 
   /** `GET …/workloads/{id}/status`. Throws `NotFoundError` when there is no such workload. */
   getStatus(id: string, options?: CallOptions): Promise<WorkloadStatus> {
-    return this.call(options, {
-      method: "GET",
+    return this.get(options, {
       path: `${this.workloadPath(id)}/status`,
       schema: WorkloadStatus,
-      policy: "idempotent",
       operation: `get status of workload ${id} in workspace ${this.workspace}`,
     });
   }
@@ -110,21 +108,17 @@ export class WorkspaceClient {
 
   /** `DELETE …/workloads/{id}` (202): deletion starts. Throws `NotFoundError` when there is no such workload. */
   async deleteWorkload(id: string, options?: CallOptions): Promise<void> {
-    await this.call(options, {
-      method: "DELETE",
+    await this.delete(options, {
       path: this.workloadPath(id),
-      policy: "idempotent",
       operation: `delete workload ${id} in workspace ${this.workspace}`,
     });
   }
 
   /** `GET …/spec`: the workspace's desired state. */
   getSpec(options?: CallOptions): Promise<TenantSpec> {
-    return this.call(options, {
-      method: "GET",
+    return this.get(options, {
       path: `${this.tenantPath()}/spec`,
       schema: TenantSpec,
-      policy: "idempotent",
       operation: `get the spec of workspace ${this.workspace}`,
     });
   }
@@ -145,11 +139,9 @@ export class WorkspaceClient {
   }
 
   async listTemplates(options?: CallOptions): Promise<SavedTemplate[]> {
-    const list = await this.call(options, {
-      method: "GET",
+    const list = await this.get(options, {
       path: `${this.tenantPath()}/templates`,
       schema: TemplateList,
-      policy: "idempotent",
       operation: `list templates of workspace ${this.workspace}`,
     });
     return list.templates;
@@ -157,32 +149,26 @@ export class WorkspaceClient {
 
   /** Throws `NotFoundError` when there is no such template. */
   getTemplate(id: string, options?: CallOptions): Promise<SavedTemplate> {
-    return this.call(options, {
-      method: "GET",
+    return this.get(options, {
       path: `${this.tenantPath()}/templates/${enc(id)}`,
       schema: SavedTemplate,
-      policy: "idempotent",
       operation: `get template ${id} in workspace ${this.workspace}`,
     });
   }
 
   /** Throws `NotFoundError` when there is no such template. */
   async deleteTemplate(id: string, options?: CallOptions): Promise<void> {
-    await this.call(options, {
-      method: "DELETE",
+    await this.delete(options, {
       path: `${this.tenantPath()}/templates/${enc(id)}`,
-      policy: "idempotent",
       operation: `delete template ${id} in workspace ${this.workspace}`,
     });
   }
 
   /** `GET …/pulse`: the snapshot to load before opening the stream. */
   getPulse(options?: CallOptions): Promise<Pulse> {
-    return this.call(options, {
-      method: "GET",
+    return this.get(options, {
       path: `${this.tenantPath()}/pulse`,
       schema: Pulse,
-      policy: "idempotent",
       operation: `get the pulse of workspace ${this.workspace}`,
     });
   }
@@ -192,23 +178,19 @@ export class WorkspaceClient {
     params: { after?: string | number; limit?: number } = {},
     options?: CallOptions,
   ): Promise<ActivityRow[]> {
-    const list = await this.call(options, {
-      method: "GET",
+    const list = await this.get(options, {
       path: `${this.tenantPath()}/activity`,
       query: { after: params.after, limit: params.limit },
       schema: ActivityList,
-      policy: "idempotent",
       operation: `list activity of workspace ${this.workspace}`,
     });
     return list.rows;
   }
 
   async listAsks(options?: CallOptions): Promise<unknown[]> {
-    const list = await this.call(options, {
-      method: "GET",
+    const list = await this.get(options, {
       path: `${this.tenantPath()}/asks`,
       schema: AskList,
-      policy: "idempotent",
       operation: `list asks of workspace ${this.workspace}`,
     });
     return list.asks;
@@ -216,11 +198,9 @@ export class WorkspaceClient {
 
   /** Paths and update times of the stored secrets; never their values. */
   async listSecrets(options?: CallOptions): Promise<SecretList["secrets"]> {
-    const list = await this.call(options, {
-      method: "GET",
+    const list = await this.get(options, {
       path: `${this.tenantPath()}/secrets`,
       schema: SecretList,
-      policy: "idempotent",
       operation: `list secrets of workspace ${this.workspace}`,
     });
     return list.secrets;
@@ -228,13 +208,7 @@ export class WorkspaceClient {
 
   /** `GET /v1/fleet/hosts`: regions, hosts and their live capacity. */
   getFleetHosts(options?: CallOptions): Promise<FleetHosts> {
-    return this.call(options, {
-      method: "GET",
-      path: "/v1/fleet/hosts",
-      schema: FleetHosts,
-      policy: "idempotent",
-      operation: "get the fleet's hosts",
-    });
+    return this.get(options, { path: "/v1/fleet/hosts", schema: FleetHosts, operation: "get the fleet's hosts" });
   }
 
   /**
@@ -262,6 +236,16 @@ export class WorkspaceClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#lease.release();
+  }
+
+  /** A GET: safe to repeat, so retried like any idempotent call. */
+  private get<T>(options: CallOptions | undefined, spec: Omit<CallSpec<T>, "method" | "policy">): Promise<T> {
+    return this.call(options, { ...spec, method: "GET", policy: "idempotent" });
+  }
+
+  /** A DELETE: idempotent too (a repeat finds the resource gone or going); its body is ignored. */
+  private async delete(options: CallOptions | undefined, spec: { path: string; operation: string }): Promise<void> {
+    await this.call(options, { ...spec, method: "DELETE", policy: "idempotent" });
   }
 
   private call<T>(options: CallOptions | undefined, spec: CallSpec<T>): Promise<T> {

@@ -41,26 +41,16 @@ function errorResponses(): Obj {
 }
 
 const AUTH = [401, 403];
-const nameParam = {
-  name: "name",
+const pathParam = (name: string, schema: Obj, description?: string): Obj => ({
+  name,
   in: "path",
   required: true,
-  description: "workspace (tenant) name",
-  schema: { type: "string" },
-};
-const idParam = {
-  name: "id",
-  in: "path",
-  required: true,
-  description: "workload id within the workspace",
-  schema: { type: "string" },
-};
-const templateIdParam = {
-  name: "id",
-  in: "path",
-  required: true,
-  schema: { type: "string", pattern: "^tpl_[0-9a-f]+$" },
-};
+  ...(description !== undefined ? { description } : {}),
+  schema,
+});
+const nameParam = pathParam("name", { type: "string" }, "workspace (tenant) name");
+const idParam = pathParam("id", { type: "string" }, "workload id within the workspace");
+const templateIdParam = pathParam("id", { type: "string", pattern: "^tpl_[0-9a-f]+$" });
 
 function op(summary: string, parameters: Obj[], responses: Obj, extra: Obj = {}): Obj {
   return { summary, parameters, responses, ...extra };

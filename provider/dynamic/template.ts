@@ -90,9 +90,7 @@ function live(props: Props, t: SavedTemplate): Props {
  */
 export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
   return {
-    async configure(req) {
-      ctx.configure(req.config);
-    },
+    configure: async (req) => ctx.configure(req.config),
 
     async check(_olds, news) {
       return guarded(
@@ -116,51 +114,41 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async create(inputs) {
-      return connected(
-        ctx,
-        inputs,
-        () => secretsOf(inputs),
-        async (conn) => {
-          const client = ctx.client(conn);
-          const call = within(ctx);
-          const t =
-            typeof inputs.adoptId === "string"
-              ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
-              : await client.createTemplate(bodyOf(inputs), call);
-          // The declared config is kept (the service strips only passwords, which check refuses).
-          const outs: Props = {
-            ...inputs,
-            workspace: conn.workspace,
-            baseUrl: conn.baseUrl,
-            templateId: t.id,
-            createdAt: t.createdAt,
-          };
-          return { id: formatId(conn.workspace, t.id), outs };
-        },
-      );
+      return connected(ctx, inputs, secretsOf(inputs), async (conn) => {
+        const client = ctx.client(conn);
+        const call = within(ctx);
+        const t =
+          typeof inputs.adoptId === "string"
+            ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
+            : await client.createTemplate(bodyOf(inputs), call);
+        // The declared config is kept (the service strips only passwords, which check refuses).
+        const outs: Props = {
+          ...inputs,
+          workspace: conn.workspace,
+          baseUrl: conn.baseUrl,
+          templateId: t.id,
+          createdAt: t.createdAt,
+        };
+        return { id: formatId(conn.workspace, t.id), outs };
+      });
     },
 
     async read(id, props = {}) {
       const { base, templateId } = locate(id, props);
-      return connected(
-        ctx,
-        base,
-        () => secretsOf(base),
-        async (conn) => {
-          let t: SavedTemplate;
-          try {
-            t = await ctx.client(conn).getTemplate(templateId, within(ctx));
-          } catch (err) {
-            if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
-            throw err;
-          }
-          const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
-          const inputs = Object.fromEntries(
-            Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY),
-          );
-          return { id, props: outs, inputs };
-        },
-      );
+      return connected(ctx, base, secretsOf(base), async (conn) => {
+        let t: SavedTemplate;
+        try {
+          t = await ctx.client(conn).getTemplate(templateId, within(ctx));
+        } catch (err) {
+          if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
+          throw err;
+        }
+        const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
+        const inputs = Object.fromEntries(
+          Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY),
+        );
+        return { id, props: outs, inputs };
+      });
     },
 
     async update(_id, olds, news) {
@@ -179,18 +167,13 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async delete(id, props) {
       const { base, templateId } = locate(id, props);
-      await connected(
-        ctx,
-        base,
-        () => secretsOf(base),
-        async (conn) => {
-          try {
-            await ctx.client(conn).deleteTemplate(templateId, within(ctx));
-          } catch (err) {
-            if (!(err instanceof NotFoundError)) throw err; // 404: already gone
-          }
-        },
-      );
+      await connected(ctx, base, secretsOf(base), async (conn) => {
+        try {
+          await ctx.client(conn).deleteTemplate(templateId, within(ctx));
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) throw err; // 404: already gone
+        }
+      });
     },
   };
 }

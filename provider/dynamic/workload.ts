@@ -124,9 +124,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
   }
 
   return {
-    async configure(req) {
-      ctx.configure(req.config);
-    },
+    configure: async (req) => ctx.configure(req.config),
 
     async check(olds, news) {
       return guarded(
@@ -153,132 +151,113 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async create(inputs) {
       const declared = parseWorkload(inputs);
-      return connected(
-        ctx,
-        declared.connection,
-        () => secretsOfWorkload(declared),
-        async (conn) => {
-          const client = ctx.client(conn);
-          const m = connectedTo(declared, conn);
-          const id = m.identity.workloadId;
-          const resourceId = formatId(conn.workspace, id);
-          const call = within(m, "create");
-          // Refuse to take over silently: an existing id is somebody's workload, unless it is
-          // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
-          const previous = await statusOrUndefined(client, id, call);
-          const declaredRuns = previous !== undefined && (await runsDeclaredSpec(client, m, call));
-          if (previous && !m.options.adopt) {
-            if (!declaredRuns) throw alreadyExists(conn.workspace, id, previous);
-            ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace));
-          } else if (declaredRuns) {
-            // Adopting a workload that already runs the declared spec sends nothing: an upsert
-            // would start a new generation and provision it again.
-            return { id: resourceId, outs: await settle(client, resourceId, m, "adopted", "create") };
-          }
-          const requestedAt = ctx.now();
-          await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
-          // Accepted: from here on the workload exists, and no failure may drop it from the stack.
-          const outs = await settle(
-            client,
-            resourceId,
-            m,
-            previous ? "adopted" : "created",
-            "create",
-            previous ? { previous, requestedAt } : undefined,
-          );
-          return { id: resourceId, outs };
-        },
-      );
+      return connected(ctx, declared.connection, secretsOfWorkload(declared), async (conn) => {
+        const client = ctx.client(conn);
+        const m = connectedTo(declared, conn);
+        const id = m.identity.workloadId;
+        const resourceId = formatId(conn.workspace, id);
+        const call = within(m, "create");
+        // Refuse to take over silently: an existing id is somebody's workload, unless it is
+        // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
+        const previous = await statusOrUndefined(client, id, call);
+        const declaredRuns = previous !== undefined && (await runsDeclaredSpec(client, m, call));
+        if (previous && !m.options.adopt) {
+          if (!declaredRuns) throw alreadyExists(conn.workspace, id, previous);
+          ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace));
+        } else if (declaredRuns) {
+          // Adopting a workload that already runs the declared spec sends nothing: an upsert
+          // would start a new generation and provision it again.
+          return { id: resourceId, outs: await settle(client, resourceId, m, "adopted", "create") };
+        }
+        const requestedAt = ctx.now();
+        await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
+        // Accepted: from here on the workload exists, and no failure may drop it from the stack.
+        const outs = await settle(
+          client,
+          resourceId,
+          m,
+          previous ? "adopted" : "created",
+          "create",
+          previous ? { previous, requestedAt } : undefined,
+        );
+        return { id: resourceId, outs };
+      });
     },
 
     async read(id, props = {}) {
       const stored = locate(id, props);
-      return connected(
-        ctx,
-        stored.connection,
-        () => secretsOfWorkload(stored),
-        async (conn) => {
-          const client = ctx.client(conn);
-          const workloadId = stored.identity.workloadId;
-          const call = within(stored, "update");
-          const status = await statusOrUndefined(client, workloadId, call);
-          // Gone: an empty id drops the resource from the stack.
-          if (status === undefined) return { id: "" };
-          const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
-          const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
-          const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
-          const restarts = restartsOutsidePulumi(stored, status);
-          const live: WorkloadModel = {
-            ...found,
-            connection: { ...found.connection, baseUrl: conn.baseUrl },
-            restartsOutsidePulumi: restarts,
-          };
-          const outs = writeWorkload(recorded(live, status));
-          // Live inputs: the next diff compares the program against what runs, not what was last applied.
-          return { id, props: outs, inputs: inputsOf(outs) };
-        },
-      );
+      return connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+        const client = ctx.client(conn);
+        const workloadId = stored.identity.workloadId;
+        const call = within(stored, "update");
+        const status = await statusOrUndefined(client, workloadId, call);
+        // Gone: an empty id drops the resource from the stack.
+        if (status === undefined) return { id: "" };
+        const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
+        const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
+        const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
+        const restarts = restartsOutsidePulumi(stored, status);
+        const live: WorkloadModel = {
+          ...found,
+          connection: { ...found.connection, baseUrl: conn.baseUrl },
+          restartsOutsidePulumi: restarts,
+        };
+        const outs = writeWorkload(recorded(live, status));
+        // Live inputs: the next diff compares the program against what runs, not what was last applied.
+        return { id, props: outs, inputs: inputsOf(outs) };
+      });
     },
 
     async update(id, olds, news) {
       const stored = parseWorkload(olds);
       const declared = parseWorkload(news);
-      return connected(
-        ctx,
-        declared.connection,
-        () => [...secretsOfWorkload(stored), ...secretsOfWorkload(declared)],
-        async (conn) => {
-          const changes = classifyWorkloadChanges(olds, news);
-          const m = connectedTo(declared, conn);
-          const workloadId = m.identity.workloadId;
-          if (changes.updates.length === 0 && !changes.restart) {
-            // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
-            if (!m.options.waitForReady || recordedReady(stored.status, m.options))
-              return { outs: writeWorkload(recorded(m, stored.status)) };
-            return { outs: await settle(ctx.client(conn), id, m, "accepted earlier", "update") };
-          }
-          const client = ctx.client(conn);
-          const call = within(m, "update");
-          const previous = await statusOrUndefined(client, workloadId, call);
-          if (previous === undefined || previous.phase === "Deleting") {
-            const what = previous === undefined ? "no longer exists" : "is being deleted";
-            throw new Error(
-              `${describeWorkload(m.identity)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`,
-            );
-          }
-          const requestedAt = ctx.now();
-          if (changes.updates.length > 0)
-            await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
-          if (changes.restart) await client.restartWorkload(workloadId, call);
-          return {
-            outs: await settle(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {
-              previous,
-              requestedAt,
-            }),
-          };
-        },
-      );
+      const secrets = [...secretsOfWorkload(stored), ...secretsOfWorkload(declared)];
+      return connected(ctx, declared.connection, secrets, async (conn) => {
+        const changes = classifyWorkloadChanges(olds, news);
+        const m = connectedTo(declared, conn);
+        const workloadId = m.identity.workloadId;
+        if (changes.updates.length === 0 && !changes.restart) {
+          // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
+          if (!m.options.waitForReady || recordedReady(stored.status, m.options))
+            return { outs: writeWorkload(recorded(m, stored.status)) };
+          return { outs: await settle(ctx.client(conn), id, m, "accepted earlier", "update") };
+        }
+        const client = ctx.client(conn);
+        const call = within(m, "update");
+        const previous = await statusOrUndefined(client, workloadId, call);
+        if (previous === undefined || previous.phase === "Deleting") {
+          const what = previous === undefined ? "no longer exists" : "is being deleted";
+          throw new Error(
+            `${describeWorkload(m.identity)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`,
+          );
+        }
+        const requestedAt = ctx.now();
+        if (changes.updates.length > 0)
+          await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
+        if (changes.restart) await client.restartWorkload(workloadId, call);
+        return {
+          outs: await settle(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {
+            previous,
+            requestedAt,
+          }),
+        };
+      });
     },
 
     async delete(id, props) {
       const stored = locate(id, props);
-      await connected(
-        ctx,
-        stored.connection,
-        () => secretsOfWorkload(stored),
-        async (conn) => {
-          const client = ctx.client(conn);
-          try {
-            await client.deleteWorkload(stored.identity.workloadId, within(stored, "delete"));
-          } catch (err) {
-            if (err instanceof NotFoundError) return; // already gone
-            throw err;
-          }
-          // Gone means /status answers 404: only then is the id free for a replacement. The user
-          // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
-          if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", "delete");
-        },
-      );
+      await connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+        const client = ctx.client(conn);
+        try {
+          await client.deleteWorkload(stored.identity.workloadId, within(stored, "delete"));
+        } catch (err) {
+          if (err instanceof NotFoundError) return; // already gone
+          throw err;
+        }
+        // Gone means /status answers 404: only then is the id free for a replacement. The user
+        // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+        if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", "delete");
+      });
     },
   };
 }
