@@ -1,43 +1,26 @@
-import type { SavedTemplate } from "../../sdk";
+import { CREATE_BODY, type SavedTemplate, type WorkloadType } from "../../sdk/schemas";
 import { literal } from "./literal";
 import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
 
-/** The class that declares each type, and the spec fields it takes as arguments (`provider/resources/*`). */
-const CLASSES: Record<string, { className: string; fields: string[]; extra?: Record<string, string> }> = {
-  "vm-ubuntu": {
-    className: "VirtualMachine",
-    fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"],
-    extra: { os: "ubuntu" },
-  },
-  "vm-ubuntu-desktop": {
-    className: "VirtualMachine",
-    fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"],
-    extra: { os: "ubuntu-desktop" },
-  },
-  "vm-windows": {
-    className: "VirtualMachine",
-    fields: ["cpus", "memory", "storageSize", "ports", "placement", "aiDaemon"],
-    extra: { os: "windows" },
-  },
-  pod: { className: "Pod", fields: ["image", "command", "cpu", "memory", "ports", "source"] },
-  browser: { className: "Browser", fields: ["cpu", "memory"] },
-  controller: { className: "Controller", fields: ["autodiscover"] },
-  storage: {
-    className: "Database",
-    fields: [
-      "engine",
-      "version",
-      "instances",
-      "storageSize",
-      "cpu",
-      "memory",
-      "tls",
-      "adminConsole",
-      "network",
-      "backup",
-    ],
-  },
+/** The class that declares each type (`provider/resources/*`), and the arguments it adds. */
+const CLASSES: Record<string, { className: string; extra?: Record<string, string> }> = {
+  "vm-ubuntu": { className: "VirtualMachine", extra: { os: "ubuntu" } },
+  "vm-ubuntu-desktop": { className: "VirtualMachine", extra: { os: "ubuntu-desktop" } },
+  "vm-windows": { className: "VirtualMachine", extra: { os: "windows" } },
+  pod: { className: "Pod" },
+  browser: { className: "Browser" },
+  controller: { className: "Controller" },
+  storage: { className: "Database" },
 };
+
+/**
+ * The spec fields a typed class takes as arguments: those of its type's create body, but `id`
+ * and `credentials` (arguments of their own; the service never shows a password).
+ */
+function specFieldsOf(type: string): readonly string[] {
+  const body = CREATE_BODY[type as WorkloadType] as { shape?: Record<string, unknown> } | undefined;
+  return Object.keys(body?.shape ?? {}).filter((k) => k !== "id" && k !== "credentials");
+}
 
 /** The stack config key of a workload's password: `password-<id>`. */
 export const passwordKey = (workloadId: string): string => `password-${workloadId}`;
@@ -53,7 +36,7 @@ export function needsPassword(w: LiveWorkload): boolean {
 /** `new wws.<Class>(…)` of one workload, with `adopt: true`; a spec field its typed class lacks falls back to `wws.Workload`. */
 function workloadStatement(w: LiveWorkload): string {
   const typed = CLASSES[w.type];
-  const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => typed.fields.includes(k));
+  const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => specFieldsOf(w.type).includes(k));
   const args: Record<string, unknown> = fitsTyped ? { ...typed.extra, ...w.spec } : { kind: w.type, spec: w.spec };
   const lines = Object.entries(args).map(
     ([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`,
