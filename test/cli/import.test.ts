@@ -9,30 +9,19 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/main";
-import {
-  E2E_TIMEOUT_MS,
-  ROOT,
-  ensureBuilt,
-  pulumiBinDir,
-  pulumiCommand,
-  startSharedService,
-  type Service,
-} from "../e2e/harness";
+import { E2E_TIMEOUT_MS, pulumiBinDir, pulumiCommand, ROOT, serviceForFile } from "../e2e/harness";
 import { DB_PASSWORDS, SEEDED_WORKLOADS, VM_PASSWORD, seedWorkspace } from "./seed-workspace";
 
 jest.setTimeout(E2E_TIMEOUT_MS * 2);
 
-let service: Service;
+const service = serviceForFile();
 let tmp: string;
 
-beforeAll(async () => {
-  ensureBuilt();
-  service = await startSharedService();
+beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-import-"));
 });
 
-afterAll(async () => {
-  await service?.close();
+afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 

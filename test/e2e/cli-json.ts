@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { fileProgramStack } from "../reliability/cli-helpers";
-import { pulumiCommand, type Service } from "./harness";
+import { pulumiCommand, type ServiceAccess } from "./harness";
 
 export interface CliRun {
   code: number;
@@ -44,7 +44,7 @@ export interface CliStack {
 const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 
 /** A file-program stack on a workspace of `service` of its own, connected through the stack config. */
-export async function cliStack(service: Service, projectName: string): Promise<CliStack> {
+export async function cliStack(service: ServiceAccess, projectName: string): Promise<CliStack> {
   const s = await fileProgramStack(projectName);
   const ws = service.workspace();
   await s.stack.setAllConfig({
@@ -95,7 +95,11 @@ export async function cliStack(service: Service, projectName: string): Promise<C
 }
 
 /** `cliStack` with `program` deployed by `pulumi up`: throws with the CLI's output when it fails. */
-export async function deployedCliStack(service: Service, projectName: string, program: string): Promise<CliStack> {
+export async function deployedCliStack(
+  service: ServiceAccess,
+  projectName: string,
+  program: string,
+): Promise<CliStack> {
   const s = await cliStack(service, projectName);
   s.setProgram(program);
   const up = await s.cli(["up", "--yes", "--skip-preview"]);

@@ -4,7 +4,7 @@
  * `pulumi refresh --preview-only --expect-no-changes`; both name what drifted. One stack per
  * kind of drift: a spec edited, a workload restarted, a template deleted.
  */
-import { ensureBuilt, startSharedService, until, type Service } from "./harness";
+import { serviceForFile, until } from "./harness";
 import { deployedCliStack, programOf, type CliRun, type CliStack } from "./cli-json";
 
 jest.setTimeout(240_000);
@@ -14,18 +14,11 @@ const PROGRAM = programOf([
   { cls: "Template", name: "tpl", args: { name: "web", kind: "pod", config: { pod: { image: "nginx" } } } },
 ]);
 
-let service: Service;
+const service = serviceForFile();
 let s: CliStack;
 
 beforeAll(async () => {
-  ensureBuilt();
-  service = await startSharedService();
-  s = await deployedCliStack(service, "wws-drift", PROGRAM);
-});
-
-afterAll(async () => {
-  s?.cleanup();
-  await service?.close();
+  s = service.keep(await deployedCliStack(service, "wws-drift", PROGRAM));
 });
 
 /** What the CLI exits with when `--expect-no-changes` saw changes (ExitNoChanges, cmd/pulumi/cmd/exit_codes.go). */

@@ -6,31 +6,11 @@
  * CLI project path.
  */
 import * as path from "node:path";
-import {
-  E2E_TIMEOUT_MS,
-  ROOT,
-  ensureBuilt,
-  newStack,
-  password,
-  startSharedService,
-  type E2eStack,
-  type Service,
-} from "./harness";
+import { E2E_TIMEOUT_MS, newStack, password, ROOT, serviceForFile } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-let service: Service;
-const stacks: E2eStack[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  service = await startSharedService();
-});
-
-afterAll(async () => {
-  for (const s of stacks) s.cleanup();
-  await service?.close();
-});
+const service = serviceForFile();
 
 /**
  * The example's index.ts as an inline program: its exports are the stack outputs. Evaluated in a
@@ -61,7 +41,7 @@ async function runExample(name: string, project: string, secretConfig: Record<st
     config,
     secrets: [ws.apiKey, ...Object.values(secretConfig)],
   });
-  stacks.push(s);
+  service.keep(s);
   const client = service.client(ws.name);
 
   const up = await s.up();

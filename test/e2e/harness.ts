@@ -25,7 +25,7 @@ import {
 import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
 import type { WorkspaceClient } from "../../sdk";
 import { pollUntil } from "../support/poll";
-import { ROOT } from "../support/build";
+import { ROOT, ensureBuilt } from "../support/build";
 import { newStackDir } from "../support/stack-dir";
 import { startTestService } from "../support/service";
 import { workspacePool } from "../support/workspaces";
@@ -85,7 +85,7 @@ export interface Service {
 }
 
 /** `options` override the service's (its profile, for example). */
-export async function startSharedService(options: ServiceOptions = {}): Promise<Service> {
+async function startSharedService(options: ServiceOptions = {}): Promise<Service> {
   const pool = workspacePool("e2e", WORKSPACE_COUNT, (_, i) => `e2e-api-key-${i}-${random(12)}`);
   const svc = await startTestService({ reconcileMs: 50, controlToken: CONTROL_TOKEN, keys: pool.keys, ...options });
   return {
@@ -97,6 +97,53 @@ export async function startSharedService(options: ServiceOptions = {}): Promise<
     async close() {
       await pool.closeClients();
       await svc.close();
+    },
+  };
+}
+
+/** What tests and stacks use of a service: everything but closing it. */
+export type ServiceAccess = Omit<Service, "close">;
+
+/** The service of a test file, as its tests use it: the file closes it, and cleans up the stacks it keeps. */
+export interface FileService extends ServiceAccess {
+  /** Cleans `stack` up after the file's tests; returns it. */
+  keep<T extends { cleanup(): void }>(stack: T): T;
+}
+
+/**
+ * The shared service of a test file (or of a `describe`): dist/ built and the service started
+ * before its tests; after them, the stacks it kept cleaned up and the service closed.
+ */
+export function serviceForFile(options: ServiceOptions = {}): FileService {
+  let started: Service | undefined;
+  const kept: { cleanup(): void }[] = [];
+  beforeAll(async () => {
+    ensureBuilt();
+    started = await startSharedService(options);
+  });
+  afterAll(async () => {
+    for (const s of kept) s.cleanup();
+    await started?.close();
+  });
+  const service = (): Service => {
+    if (!started) throw new Error("the file's service starts in beforeAll: use it from a hook or a test");
+    return started;
+  };
+  return {
+    get svc() {
+      return service().svc;
+    },
+    get url() {
+      return service().url;
+    },
+    get ctl() {
+      return service().ctl;
+    },
+    workspace: () => service().workspace(),
+    client: (workspace) => service().client(workspace),
+    keep(stack) {
+      kept.push(stack);
+      return stack;
     },
   };
 }
@@ -330,7 +377,7 @@ export async function newStack(options: {
  * A stack on a workspace of its own, whose connection comes from the stack config (`wws:baseUrl`,
  * `wws:workspace`, and `wws:apiKey` as a secret), with a client of that workspace.
  */
-export async function configuredStack(service: Service, program: Program, secrets: string[] = []) {
+export async function configuredStack(service: ServiceAccess, program: Program, secrets: string[] = []) {
   const ws = service.workspace();
   const s = await newStack({
     program,

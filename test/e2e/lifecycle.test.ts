@@ -9,43 +9,31 @@ import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as wws from "../../index";
 import {
-  E2E_TIMEOUT_MS,
-  PULUMI_VERSION,
-  ensureBuilt,
   configuredStack as configuredStackOn,
+  E2E_TIMEOUT_MS,
   newStack,
   password,
+  PULUMI_VERSION,
   pulumiBinDir,
   pulumiCommand,
-  startSharedService,
+  serviceForFile,
   type E2eStack,
   type Program,
-  type Service,
 } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-let service: Service;
-const stacks: E2eStack[] = [];
+const service = serviceForFile();
 
 beforeAll(async () => {
-  ensureBuilt();
   const version = execFileSync(path.join(pulumiBinDir(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
   console.log(`pulumi version: ${version} (${path.join(pulumiBinDir(), "pulumi")})`);
   expect(version).toBe(`v${PULUMI_VERSION}`);
   expect((await pulumiCommand()).version?.toString()).toBe(PULUMI_VERSION);
-  service = await startSharedService();
-});
-
-afterAll(async () => {
-  for (const s of stacks) s.cleanup();
-  await service?.close();
 });
 
 async function configuredStack(program: Program, secrets: string[] = []) {
-  const s = await configuredStackOn(service, program, secrets);
-  stacks.push(s);
-  return s;
+  return service.keep(await configuredStackOn(service, program, secrets));
 }
 
 describe("every kind", () => {
@@ -148,7 +136,7 @@ describe("every kind", () => {
   beforeAll(async () => {
     Object.assign(ws, service.workspace());
     s = await newStack({ program, secrets: [ws.apiKey, vmPassword, dbPassword, redisPassword] });
-    stacks.push(s);
+    service.keep(s);
   });
 
   it("should create a workload of every kind and a template with `pulumi up`, each Running", async () => {

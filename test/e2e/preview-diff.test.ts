@@ -5,7 +5,7 @@
  * resource), in `diffReasons`, and the replacing ones in `replaceReasons`. `replaceOnChanges` and
  * `ignoreChanges` work on our resources; a restart-only change says so in one line.
  */
-import { ensureBuilt, password, startSharedService, type Service } from "./harness";
+import { password, serviceForFile } from "./harness";
 import { deployedCliStack, programOf, type CliStack, type PreviewStep } from "./cli-json";
 
 jest.setTimeout(240_000);
@@ -118,18 +118,11 @@ function kindsOf(step: PreviewStep | undefined, key: string): string[] {
   ].sort();
 }
 
-let service: Service;
+const service = serviceForFile();
 let s: CliStack;
 
 beforeAll(async () => {
-  ensureBuilt();
-  service = await startSharedService();
-  s = await deployedCliStack(service, "wws-preview-diff", programOf(V1));
-});
-
-afterAll(async () => {
-  s?.cleanup();
-  await service?.close();
+  s = service.keep(await deployedCliStack(service, "wws-preview-diff", programOf(V1)));
 });
 
 describe("pulumi preview --json of our resources", () => {

@@ -7,14 +7,7 @@
  */
 import * as wws from "../../index";
 import { PROFILES, TRANSITIONS, type Profile, type Transitions } from "../../server";
-import {
-  E2E_TIMEOUT_MS,
-  configuredStack,
-  ensureBuilt,
-  startSharedService,
-  type E2eStack,
-  type Service,
-} from "./harness";
+import { E2E_TIMEOUT_MS, configuredStack, serviceForFile } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -25,19 +18,10 @@ const MATRIX = PROFILES.flatMap((profile) =>
 /** Wall time of the `up` that updates, restarts and replaces, per combination, for the closing note. */
 const changeUpMs: string[] = [];
 
-beforeAll(() => ensureBuilt());
 afterAll(() => console.log(`pulumi up (update + restart + replace) wall time:\n${changeUpMs.join("\n")}`));
 
 describe.each(MATRIX)("pulumi CLI, service profile %s, transitions %s", (profile, transitions) => {
-  let service: Service;
-  let s: E2eStack | undefined;
-  beforeAll(async () => {
-    service = await startSharedService({ profile, transitions });
-  });
-  afterAll(async () => {
-    s?.cleanup();
-    await service.close();
-  });
+  const service = serviceForFile({ profile, transitions });
 
   it("should create, update, restart, replace, refresh a drift and destroy, ready on the new spec each time", async () => {
     let image = "nginx:1.27";
@@ -49,7 +33,7 @@ describe.each(MATRIX)("pulumi CLI, service profile %s, transitions %s", (profile
       new wws.Pod("worker", { image: "busybox:1", restartTrigger: trigger, ...opts });
       new wws.Workload("kindy", { kind, ...opts });
     });
-    s = stack;
+    service.keep(stack);
     const ws = stack.ws.name;
     const record = (id: string) => service.ctl.workload(ws, id);
     /** When the service reached Running for `generation` of `id` (epoch ms). */

@@ -6,38 +6,21 @@
  */
 import * as wws from "../../index";
 import {
-  E2E_TIMEOUT_MS,
-  ensureBuilt,
   configuredStack as configuredStackOn,
+  E2E_TIMEOUT_MS,
   password,
-  startSharedService,
+  serviceForFile,
   until,
-  type E2eStack,
   type Program,
-  type Service,
 } from "./harness";
 import { NotFoundError } from "../../sdk";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-let service: Service;
-const stacks: E2eStack[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  service = await startSharedService();
-});
-
-afterAll(async () => {
-  await service?.ctl.resumeReconciler().catch(() => undefined);
-  for (const s of stacks) s.cleanup();
-  await service?.close();
-});
+const service = serviceForFile();
 
 async function configuredStack(program: Program, secrets: string[] = []) {
-  const s = await configuredStackOn(service, program, secrets);
-  stacks.push(s);
-  return s;
+  return service.keep(await configuredStackOn(service, program, secrets));
 }
 
 const gone = async (client: { getStatus(id: string): Promise<unknown> }, id: string): Promise<boolean> =>

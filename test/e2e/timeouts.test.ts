@@ -5,31 +5,12 @@
  * `waitForDeletion: false` skips only that wait. Changing a timeout sends no request.
  */
 import * as wws from "../../index";
-import {
-  E2E_TIMEOUT_MS,
-  configuredStack,
-  ensureBuilt,
-  startSharedService,
-  until,
-  type E2eStack,
-  type Service,
-} from "./harness";
+import { configuredStack, E2E_TIMEOUT_MS, serviceForFile, until, type E2eStack, type Service } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-let service: Service;
+const service = serviceForFile();
 let s: E2eStack & { client: ReturnType<Service["client"]> };
-
-beforeAll(async () => {
-  ensureBuilt();
-  service = await startSharedService();
-});
-
-afterAll(async () => {
-  await service?.ctl.resumeReconciler().catch(() => undefined);
-  s?.cleanup();
-  await service?.close();
-});
 
 const names = (resources: Array<{ urn: string }>): string[] =>
   resources.map((r) => r.urn.slice(r.urn.lastIndexOf("::") + 2)).sort();
@@ -40,6 +21,7 @@ describe("customTimeouts", () => {
       new wws.Pod("a", { image: "nginx:1.26" }, { customTimeouts: { create: "2s" } });
       new wws.Pod("b", { image: "nginx:1.26", readyTimeoutSeconds: 3 }, { customTimeouts: { create: "1h" } });
     });
+    service.keep(s);
     await service.ctl.pauseReconciler();
     const err = await s.upError();
     expect(err).toMatch(/pod a was created but did not become ready: timed out after 2 s/);
