@@ -1,4 +1,4 @@
-import { CREATE_BODY, type SavedTemplate, type WorkloadType } from "../../sdk/schemas";
+import { createBodyFields, type SavedTemplate, type WorkloadType } from "../../sdk/schemas";
 import { literal } from "./literal";
 import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
 
@@ -17,9 +17,8 @@ const CLASSES: Record<string, { className: string; extra?: Record<string, string
  * The spec fields a typed class takes as arguments: those of its type's create body, but `id`
  * and `credentials` (arguments of their own; the service never shows a password).
  */
-function specFieldsOf(type: string): readonly string[] {
-  const body = CREATE_BODY[type as WorkloadType] as { shape?: Record<string, unknown> } | undefined;
-  return Object.keys(body?.shape ?? {}).filter((k) => k !== "id" && k !== "credentials");
+function specFieldsOf(type: WorkloadType): readonly string[] {
+  return createBodyFields(type).filter((k) => k !== "credentials");
 }
 
 /** The stack config key of a workload's password: `password-<id>`. */
@@ -36,7 +35,9 @@ export function needsPassword(w: LiveWorkload): boolean {
 /** `new wws.<Class>(…)` of one workload, with `adopt: true`; a spec field its typed class lacks falls back to `wws.Workload`. */
 function workloadStatement(w: LiveWorkload): string {
   const typed = CLASSES[w.type];
-  const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => specFieldsOf(w.type).includes(k));
+  // A typed class exists exactly for each workload type.
+  const fields = typed !== undefined ? specFieldsOf(w.type as WorkloadType) : [];
+  const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => fields.includes(k));
   const args: Record<string, unknown> = fitsTyped ? { ...typed.extra, ...w.spec } : { kind: w.type, spec: w.spec };
   const lines = Object.entries(args).map(
     ([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`,

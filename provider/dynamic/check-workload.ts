@@ -1,4 +1,4 @@
-import { CREATE_BODY, Name, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
+import { CREATE_BODY, Name, createBodyFields, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
 import { CONNECTION_KEYS, OPTION_KEYS, type Props } from "./props";
@@ -105,9 +105,7 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
   if (unknownKeys.has("id")) unknownKeys.add("workloadId");
   for (const k of unknownKeys) delete body[k];
   const schema = CREATE_BODY[type as WorkloadType];
-  const knownFields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).filter(
-    (k) => k !== "id",
-  );
+  const knownFields = createBodyFields(type as WorkloadType);
   failures.push(
     ...schemaFailures(schema, body, {
       unknownKeys,

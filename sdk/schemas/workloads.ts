@@ -141,6 +141,11 @@ export const CREATE_BODY = {
   storage: CreateStorage,
 } as const satisfies Record<WorkloadType, z.ZodType>;
 
+/** The fields of the create body of `type` but its `id`: the spec fields, and `credentials` where it takes them. */
+export function createBodyFields(type: WorkloadType): string[] {
+  return Object.keys(CREATE_BODY[type].shape).filter((k) => k !== "id");
+}
+
 export type CreateBody = CreateVm | CreatePod | CreateBrowser | CreateController | CreateStorage;
 
 /** `202` answer to a create. */
