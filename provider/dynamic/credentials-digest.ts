@@ -67,18 +67,12 @@ export function sealCredentials(props: Props): Props {
 export class CredentialVault {
   private readonly logins = new Map<string, Login>();
 
-  /** Seals `inputs` (see `sealCredentials`), keeping their login for `unseal`. */
+  /** Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. */
   seal(inputs: Props): Props {
     const sealed = sealCredentials(inputs);
     const digest = digestOf(sealed);
     if (sealed !== inputs && digest !== undefined) this.logins.set(digest, inputs.credentials as Login);
     return sealed;
-  }
-
-  /** `props` with the login its digest stands for, when this process has it; else as they are. */
-  unseal(props: Props): Props {
-    const kept = this.sealedLogin(props.credentials);
-    return kept === undefined ? props : { ...props, credentials: kept };
   }
 
   /** The login sealed into `credentials` by this process, if it sealed them. */

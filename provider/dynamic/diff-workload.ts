@@ -1,4 +1,4 @@
-import { digestOf } from "./credentials-digest";
+import { digestOf, loginOf } from "./credentials-digest";
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
 import { DRIFT_KEY, PROVIDER_KEY, inputKeys, type Props } from "./props";
@@ -101,16 +101,17 @@ export function diffResultOf(
   return { changes: resume, replaces: [], deleteBeforeReplace: false };
 }
 
+/** Whether `props` keep a password (a state written by 0.1.0), not its digest. */
+function holdsPassword(props: Props): boolean {
+  return typeof loginOf(props.credentials)?.password === "string";
+}
+
 /**
  * `diff` of a workload. A replacement that keeps the workspace and the workload id (a new type,
  * engine or database credentials) must free the id first: the service refuses an id of another
  * type (409) and `create` refuses an id that exists. So those replace delete-before-create; a new
  * id or a new workspace is created first, then the old one deleted.
  */
-function holdsPassword(props: Props): boolean {
-  return typeof (props.credentials as { password?: unknown } | undefined | null)?.password === "string";
-}
-
 export function diffWorkload(olds: Props, news: Props): DiffResult {
   return diffOfChanges(classifyWorkloadChanges(olds, news), olds);
 }
