@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_URN_KEY } from "./dynamic/props";
 
 /**
  * The provider each resource stores in its state, as `__provider`, once in its inputs and once in
@@ -38,6 +39,9 @@ export abstract class HostedResource extends pulumi.CustomResource {
     props: pulumi.Inputs,
     opts?: pulumi.CustomResourceOptions,
   ) {
-    super(`pulumi-nodejs:dynamic/wws:${className}`, name, { ...props, __provider: PROVIDER_TEXT[kind] }, opts);
+    const type = `pulumi-nodejs:dynamic/wws:${className}`;
+    // The URN travels to `check` only (which removes it): the provider names resources by it.
+    const urn = pulumi.createUrn(name, type, opts?.parent);
+    super(type, name, { ...props, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
   }
 }

@@ -10,11 +10,24 @@ import {
 import { checkConnection, type CheckOutcome } from "./check-workload";
 import type { ConnectionSources } from "./connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./failures";
-import { CONNECTION_KEYS, PROVIDER_KEY, TEMPLATE_FIELDS, TEMPLATE_OUTPUT_KEYS, type Props } from "./props";
+import {
+  CONNECTION_KEYS,
+  PROVIDER_KEY,
+  RESOURCE_URN_KEY,
+  TEMPLATE_FIELDS,
+  TEMPLATE_OUTPUT_KEYS,
+  type Props,
+} from "./props";
 import { containsUnknown } from "./unknown";
 
 /** Keys of a template's property bag that are not fields of the create body. */
-const NOT_BODY = new Set<string>([...CONNECTION_KEYS, ...TEMPLATE_OUTPUT_KEYS, "adoptId", PROVIDER_KEY]);
+const NOT_BODY = new Set<string>([
+  ...CONNECTION_KEYS,
+  ...TEMPLATE_OUTPUT_KEYS,
+  "adoptId",
+  PROVIDER_KEY,
+  RESOURCE_URN_KEY,
+]);
 
 /** Limits the schema checks in a rule, which zod skips while another field fails: checked here then. */
 function configLimits(config: unknown): Failure[] {
@@ -50,6 +63,7 @@ function configRules(kind: unknown, config: Props, unknownKeys: ReadonlySet<stri
  */
 export function checkTemplate(news: Props, sources: ConnectionSources): CheckOutcome {
   const inputs: Props = { ...news };
+  delete inputs[RESOURCE_URN_KEY];
   const failures: Failure[] = checkConnection(news, sources, inputs);
 
   const body: Props = {};

@@ -1,5 +1,6 @@
 import { WorkspaceClient, type ClientOptions, type ObserverTiming } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./connection";
+import { Declarations } from "./declarations";
 import { ProgressReporter, type ProgressOptions } from "./progress";
 
 /** What the provider implementations need from their process; tests build their own. */
@@ -9,6 +10,8 @@ export interface ProviderContext {
   /** The client of a workspace, shared by every resource of the process that uses the same connection. */
   client(connection: Connection): WorkspaceClient;
   progress: ProgressReporter;
+  /** Which resource of this deployment declares each workload (filled by `check`). */
+  declarations: Declarations;
   now(): number;
   /** Waiter timing overrides (tests). */
   waitTiming?: Partial<ObserverTiming>;
@@ -48,6 +51,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
       return client;
     },
     progress: new ProgressReporter(options.progress),
+    declarations: new Declarations(),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
     configure(c) {

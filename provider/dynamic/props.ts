@@ -47,6 +47,11 @@ export const TEMPLATE_FIELDS = ["name", "description", "kind", "config"] as cons
 export const TEMPLATE_OUTPUT_KEYS: readonly string[] = Object.freeze(["templateId", "createdAt"]);
 /** Written by `read` only: restarts the stack did not ask for (see `restartsOutsidePulumi`). */
 export const DRIFT_KEY = "restartsOutsidePulumi";
+/**
+ * The resource's URN, sent by the resource class so that the provider can name the resource (the
+ * dynamic provider host passes `check` no URN). `check` takes it out of the inputs: never in state.
+ */
+export const RESOURCE_URN_KEY = "__urn";
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
@@ -59,6 +64,7 @@ export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([
   "credentials",
   DRIFT_KEY,
   PROVIDER_KEY,
+  RESOURCE_URN_KEY,
 ]);
 
 /** The keys a user sets (everything but outputs and `__provider`). */

@@ -18,7 +18,8 @@ import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
 import { ownCreateWarning, runsDeclaredSpec } from "./own-create";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
-import { inputsOf, type Props } from "./props";
+import { RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
+import { declaredTwice } from "./declarations";
 import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
@@ -131,6 +132,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         () => secretsOf(news),
         async () => {
           const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
+          const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
+          if (twice) failures.push(twice);
           return { inputs: credentials.seal(inputs), failures };
         },
       );

@@ -1,0 +1,60 @@
+import { failureAt, type Failure } from "./failures";
+import type { Props } from "./props";
+
+/**
+ * Which resource of this deployment declares each workload. The engine checks every resource of
+ * one run in this one provider process (one process per provider text, see provider/stub.ts), so a
+ * workload named by two resources is seen here at `check`, before anything is sent.
+ */
+export class Declarations {
+  private readonly owners = new Map<string, string>();
+
+  /**
+   * Records `urn` as the declarer of workload `id` of `workspace` at `baseUrl`; returns the URN of
+   * another resource that declared it already, if any (the workload is then left to that one).
+   */
+  claim(baseUrl: string, workspace: string, id: string, urn: string): string | undefined {
+    const key = keyOf(baseUrl, workspace, id);
+    const owner = this.owners.get(key);
+    if (owner !== undefined && owner !== urn) return owner;
+    this.owners.set(key, urn);
+    return undefined;
+  }
+
+  /** The URN of the resource that declared the workload, when its program sent one. */
+  urnOf(baseUrl: string, workspace: string, id: string): string | undefined {
+    return this.owners.get(keyOf(baseUrl, workspace, id));
+  }
+}
+
+function keyOf(baseUrl: string, workspace: string, id: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}\n${workspace}\n${id}`;
+}
+
+/** `Pod "api"` for `urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:Pod::api`. */
+export function describeUrn(urn: string): string {
+  const parts = urn.split("::");
+  const name = parts.slice(3).join("::");
+  const type = (parts[2] ?? "").split("$").pop() ?? "";
+  const className = type.replace(/^pulumi-nodejs:dynamic\/wws:/, "");
+  return `${className} "${name}"`;
+}
+
+/**
+ * The failure of a resource (`urn`) that declares a workload another resource of the deployment
+ * declared first; undefined when it is the first, or when the URN, workspace, base URL or id is
+ * not known (a program of an older version sends no URN; preview may not know the others yet).
+ */
+export function declaredTwice(declarations: Declarations, urn: unknown, inputs: Props): Failure | undefined {
+  const { baseUrl, workspace, workloadId } = inputs;
+  if (typeof urn !== "string" || typeof baseUrl !== "string") return undefined;
+  if (typeof workspace !== "string" || typeof workloadId !== "string") return undefined;
+  const other = declarations.claim(baseUrl, workspace, workloadId, urn);
+  if (other === undefined) return undefined;
+  return failureAt(
+    ["workloadId"],
+    `workload ${workloadId} of workspace ${workspace} is already declared by ${describeUrn(other)} (${other}): ` +
+      `a workload belongs to one resource, and two would overwrite each other's spec. ` +
+      `Give ${describeUrn(urn)} a workloadId of its own, or remove one of the two`,
+  );
+}
