@@ -24,6 +24,8 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
   const failures: Failure[] = [];
   const r = resolveConnection(news, sources);
   for (const field of r.missing) failures.push(failureAt([field], missingSettingMessage(field)));
+  const workspaceValid = r.values.workspace !== undefined && !connectionProblem("workspace", r.values.workspace);
+  if (r.conflict && workspaceValid) failures.push(failureAt(["workspace"], r.conflict));
   for (const field of CONNECTION_KEYS) {
     const value = r.values[field];
     if (value === undefined) continue;
@@ -42,7 +44,7 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
 
 function checkOptions(news: Props): Failure[] {
   const failures: Failure[] = [];
-  for (const key of ["waitForReady", "waitForAdminConsole", "waitForDeletion", "adopt"]) {
+  for (const key of ["waitForReady", "waitForAdminConsole", "waitForDeletion", "adopt", "allowDataLoss"]) {
     const v = news[key];
     if (v !== undefined && v !== null && !isUnknown(v) && typeof v !== "boolean")
       failures.push(failureAt([key], "must be true or false"));

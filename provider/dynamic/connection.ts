@@ -63,6 +63,11 @@ export interface ResolvedConnection {
   missing: ConnectionField[];
   /** Where each found setting came from. */
   from: Partial<Record<ConnectionField, "args" | "config" | "env">>;
+  /**
+   * The program names one workspace and the stack config or environment another. Only `check`
+   * refuses it: the state records the workspace each resource was created in, as an argument.
+   */
+  conflict?: string;
 }
 
 function nonEmpty(v: unknown): string | undefined {
@@ -91,7 +96,37 @@ export function resolveConnection(
       out.from[field] = arg !== undefined ? "args" : config !== undefined ? "config" : "env";
     }
   }
+  out.conflict = workspaceConflict(out.values.workspace, out.from.workspace, sources);
   return out;
+}
+
+/**
+ * The one rule for the workspace: the program's (a resource's `workspace`, or its `Workspace`'s
+ * `name`), else the stack config's `wws:workspace`, else `WWS_WORKSPACE`. When the program names
+ * one and the config or environment another, which one is meant cannot be told: neither is taken.
+ */
+function workspaceConflict(
+  workspace: string | undefined,
+  from: "args" | "config" | "env" | undefined,
+  sources: ConnectionSources,
+): string | undefined {
+  if (workspace === undefined || from !== "args") return undefined;
+  const s = CONNECTION_SETTINGS.workspace;
+  const others = [
+    {
+      value: nonEmpty(sources.config?.get(s.config)),
+      where: `the stack config ${s.config}`,
+      undo: `pulumi config rm ${s.config}`,
+    },
+    { value: nonEmpty(sources.env[s.env]), where: `the environment variable ${s.env}`, undo: `unset ${s.env}` },
+  ];
+  const other = others.find((o) => o.value !== undefined && o.value !== workspace);
+  if (other === undefined) return undefined;
+  return (
+    `the program names workspace ${workspace} but ${other.where} names ${other.value}: make them agree. ` +
+    `Leave the workspace out of the program (and the Workspace's name) to use ${other.value}, ` +
+    `or set the config to ${workspace} (or \`${other.undo}\`)`
+  );
 }
 
 /** The problem with a setting's value, if any, led by the setting's name. Never quotes the value (it may be the key). */

@@ -1,6 +1,7 @@
 import { WorkspaceClient, type ClientOptions, type ObserverTiming } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./connection";
 import { Declarations } from "./declarations";
+import { Preflight } from "./preflight";
 import { ProgressReporter, type ProgressOptions } from "./progress";
 
 /** What the provider implementations need from their process; tests build their own. */
@@ -12,6 +13,8 @@ export interface ProviderContext {
   progress: ProgressReporter;
   /** Which resource of this deployment declares each workload (filled by `check`). */
   declarations: Declarations;
+  /** The read-only checks of `check`, made once per connection. */
+  preflight: Preflight;
   now(): number;
   /** Waiter timing overrides (tests). */
   waitTiming?: Partial<ObserverTiming>;
@@ -52,6 +55,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     },
     progress: new ProgressReporter(options.progress),
     declarations: new Declarations(),
+    preflight: new Preflight(options.now ?? (() => Date.now())),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
     configure(c) {

@@ -39,6 +39,7 @@ const LOCAL_KEYS = new Set([
   "waitForDeletion",
   "customTimeouts",
   "adopt",
+  "allowDataLoss",
   DRIFT_KEY,
 ]);
 /** Set once on a database: a change means a new database. */

@@ -1,4 +1,4 @@
-import type { CallOptions, WorkspaceClient } from "../../sdk";
+import type { CallOptions, WorkloadStatus, WorkspaceClient } from "../../sdk";
 import { sameValue } from "./equal";
 import { specFields, type WorkloadModel } from "./workload-model";
 
@@ -29,5 +29,21 @@ export function ownCreateWarning(describe: string, workspace: string): string {
     `warning: ${describe} already exists in workspace ${workspace} with exactly the requested type and spec: ` +
     `taken as this stack's own create that was interrupted (a killed \`pulumi up\` leaves a pending create) and adopted; ` +
     `its credentials are sent again. A workload whose spec differs is refused; see "Interrupted runs" in provider/README.md`
+  );
+}
+
+/**
+ * Why `create` (and, at preview, `check`) refuses an id that exists: whose it may be, exactly
+ * what `adopt: true` would do to it, and the other ways out. Two resources of this program that
+ * name one workload fail earlier, naming both (declarations.ts).
+ */
+export function alreadyExistsMessage(workspace: string, id: string, status: WorkloadStatus): string {
+  return (
+    `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}), ` +
+    `and no other resource of this program declares it: it belongs to another stack, was made outside Pulumi, ` +
+    `or was declared by a resource this program no longer has. Nothing was sent. ` +
+    `To keep both, give this resource another workloadId. A resource you renamed keeps its workload with the \`aliases\` resource option. ` +
+    `To manage this very workload from this resource, set \`adopt: true\`: its live spec is then replaced by this declaration ` +
+    `(every field you do not declare is reset), and destroying this resource, or removing it from the program, deletes the workload`
   );
 }

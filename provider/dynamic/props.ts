@@ -13,6 +13,7 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./t
  *                                    password is replaced by a digest (credentials-digest.ts)
  *   workspace, baseUrl, apiKey       connection (apiKey only when given as an argument; a secret)
  *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, waitForDeletion, restartTrigger, adopt,
+ *   allowDataLoss,
  *   customTimeouts (the resource option, carried here by the resource class)   options
  *   phase, message, … (OUTPUT_KEYS)  what the service reports; outputs only
  */
@@ -29,6 +30,7 @@ export const OPTION_KEYS = [
   "customTimeouts",
   "restartTrigger",
   "adopt",
+  "allowDataLoss",
 ] as const;
 export const OUTPUT_KEYS = [
   "phase",
@@ -86,6 +88,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   waitForAdminConsole: false,
   waitForDeletion: true,
   adopt: false,
+  allowDataLoss: false,
 });
 
 export interface WorkloadOptions {
@@ -95,6 +98,8 @@ export interface WorkloadOptions {
   waitForAdminConsole: boolean;
   waitForDeletion: boolean;
   adopt: boolean;
+  /** A database may be replaced (deleted, its data lost) by a change: the user said yes. */
+  allowDataLoss: boolean;
 }
 
 /** The options of `props`, defaults merged in one place. */
@@ -112,5 +117,6 @@ export function optionsOf(props: Props): WorkloadOptions {
     waitForAdminConsole:
       bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
     adopt: bool(props.adopt, DEFAULT_OPTIONS.adopt),
+    allowDataLoss: bool(props.allowDataLoss, DEFAULT_OPTIONS.allowDataLoss),
   };
 }

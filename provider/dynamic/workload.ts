@@ -16,10 +16,12 @@ import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
-import { ownCreateWarning, runsDeclaredSpec } from "./own-create";
+import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec } from "./own-create";
+import { checkAgainstService } from "./check-live";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
 import { declaredTwice } from "./declarations";
+import { databaseReplacement } from "./data-loss";
 import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 import { awaitWorkload } from "./wait";
@@ -44,15 +46,6 @@ async function statusOrUndefined(
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
-}
-
-function alreadyExists(workspace: string, id: string, status: WorkloadStatus): Error {
-  return new Error(
-    `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}); ` +
-      `Pulumi takes over a workload it did not create only when asked: set \`adopt: true\` on the resource (its spec then replaces the live one), ` +
-      `or use the resource option \`import: "${workspace}/${id}"\` where the engine supports importing dynamic resources (pulumi/pulumi#16175). ` +
-      `An interrupted create of this stack is taken over by itself only when the live type and spec equal the requested ones`,
-  );
 }
 
 /** The strings no error may show: the login and the API key the bag holds. */
@@ -134,6 +127,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
+          if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
           return { inputs: credentials.seal(inputs), failures };
         },
       );
@@ -142,6 +136,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     async diff(_id, olds, news) {
       // Classified once: comparing credentials may cost a digest (a 0.1.0 state keeps the password).
       const changes = classifyWorkloadChanges(olds, news);
+      const replacement = databaseReplacement(changes, olds, news);
+      if (replacement && !replacement.allowed) throw replacement.error;
+      if (replacement?.allowed) ctx.progress.note(replacement.warning);
       const result = diffOfChanges(changes, olds);
       // The engine's detailed diff shows `restartTrigger` as an update like any option: say what it does.
       if (result.replaces.length === 0 && changes.restart) {
@@ -165,7 +162,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const previous = await statusOrUndefined(client, id, call);
         const declaredRuns = previous !== undefined && (await runsDeclaredSpec(client, m, call));
         if (previous && !m.options.adopt) {
-          if (!declaredRuns) throw alreadyExists(conn.workspace, id, previous);
+          if (!declaredRuns) throw new Error(alreadyExistsMessage(conn.workspace, id, previous));
           ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace));
         } else if (declaredRuns) {
           // Adopting a workload that already runs the declared spec sends nothing: an upsert

@@ -12,7 +12,7 @@ export interface BackupArgs {
 }
 
 export interface DatabaseArgs extends WorkloadCommonArgs {
-  /** `postgres` or `redis`. Changing it replaces the database (deleted first: the id is reused; its data is lost). */
+  /** `postgres` or `redis`. Changing it replaces the database, deleting its data: refused unless `allowDataLoss: true`. */
   engine: pulumi.Input<"postgres" | "redis">;
   /** The engine version. */
   version?: pulumi.Input<string>;
@@ -38,13 +38,22 @@ export interface DatabaseArgs extends WorkloadCommonArgs {
   network?: pulumi.Input<{ exposed: pulumi.Input<boolean> }>;
   /**
    * The application login: `password` required (1-1024 characters), `username` defaults to `app`.
-   * Set once: a change replaces the database (its data is lost). Write-only, a Pulumi secret.
+   * Set once: the service cannot change it, so a change is refused at preview (a replacement, which
+   * deletes the data, only with `allowDataLoss: true`). Write-only, a Pulumi secret.
    */
   credentials: pulumi.Input<CredentialsArgs>;
   /** Backups (postgres only). */
   backup?: pulumi.Input<BackupArgs>;
   /** With `adminConsole: true`: also wait until the admin console is ready. @default false */
   waitForAdminConsole?: pulumi.Input<boolean>;
+  /**
+   * Let a change replace this database: a new `engine`, `workloadId` or workspace, or new
+   * credentials (the service sets a database's login once and cannot change it). A replacement
+   * deletes the database and its data. Without this, `pulumi preview` refuses such a change,
+   * naming the property. Deleting it on purpose (`pulumi destroy`, removing it from the program)
+   * is not guarded: use the `protect` resource option for that. @default false
+   */
+  allowDataLoss?: pulumi.Input<boolean>;
 }
 
 /** A managed database (`storage`): postgres or redis. */

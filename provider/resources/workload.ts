@@ -88,6 +88,7 @@ export abstract class WorkloadResource extends HostedResource {
     args: WorkloadCommonArgs & {
       credentials?: pulumi.Input<CredentialsArgs>;
       waitForAdminConsole?: pulumi.Input<boolean>;
+      allowDataLoss?: pulumi.Input<boolean>;
     },
     opts?: pulumi.CustomResourceOptions,
     /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
@@ -131,6 +132,7 @@ export abstract class WorkloadResource extends HostedResource {
       customTimeouts: carriedTimeouts(opts),
       restartTrigger: args.restartTrigger,
       adopt: args.adopt,
+      allowDataLoss: args.allowDataLoss,
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined])),
     };
@@ -150,6 +152,8 @@ export interface WorkloadArgs extends WorkloadCommonArgs {
   credentials?: pulumi.Input<CredentialsArgs>;
   /** For a database with `adminConsole: true`: also wait for the admin console. @default false */
   waitForAdminConsole?: pulumi.Input<boolean>;
+  /** For a database (`storage`): let a change replace it, deleting its data. See `DatabaseArgs.allowDataLoss`. @default false */
+  allowDataLoss?: pulumi.Input<boolean>;
 }
 
 /**

@@ -3,7 +3,9 @@ import * as pulumi from "@pulumi/pulumi";
 export interface WorkspaceArgs {
   /**
    * The workspace (tenant) name: a DNS label (1-63 lower-case letters, digits and '-', starting
-   * and ending with a letter or digit). @default the resource name
+   * and ending with a letter or digit). When omitted, each workload takes the stack config
+   * `wws:workspace`, then `WWS_WORKSPACE` (never the resource name). When given while the config or
+   * environment names another workspace, `pulumi preview` fails naming both.
    */
   name?: pulumi.Input<string>;
   /**
@@ -25,17 +27,18 @@ const BRAND = "__wwsWorkspace";
  * A workspace of the Workspace Workload Service, as the connection its workloads use. It creates
  * nothing remotely: workloads and templates given `workspace: <this>` take its name, base URL and
  * API key (each unless set on them) and become its children, unless their own `parent` is set.
+ * Each setting it leaves out comes from the stack config, then the environment.
  */
 export class Workspace extends pulumi.ComponentResource {
-  /** The workspace name. */
-  readonly name: pulumi.Output<string>;
+  /** The workspace name: the `name` given, else the stack config `wws:workspace`, else `WWS_WORKSPACE`. */
+  readonly name: pulumi.Output<string | undefined>;
   /** The base URL, when one was given. */
   readonly baseUrl: pulumi.Output<string | undefined>;
   /** The API key, when one was given: a secret. */
   readonly apiKey: pulumi.Output<string | undefined>;
   /** What children take: the given inputs, the API key wrapped as a secret. */
   readonly connection: {
-    readonly name: pulumi.Input<string>;
+    readonly name?: pulumi.Input<string>;
     readonly baseUrl?: pulumi.Input<string>;
     readonly apiKey?: pulumi.Input<string>;
   };
@@ -43,8 +46,9 @@ export class Workspace extends pulumi.ComponentResource {
   constructor(name: string, args: WorkspaceArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     super("wws:index:Workspace", name, {}, opts);
     const apiKey = args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey);
-    this.connection = { name: args.name ?? name, baseUrl: args.baseUrl, apiKey };
-    this.name = pulumi.output(this.connection.name);
+    this.connection = { name: args.name, baseUrl: args.baseUrl, apiKey };
+    const fallback = new pulumi.Config("wws").get("workspace") || process.env.WWS_WORKSPACE || undefined;
+    this.name = pulumi.output(args.name ?? fallback);
     this.baseUrl = pulumi.output(args.baseUrl);
     this.apiKey = apiKey ?? pulumi.output(undefined);
     Object.defineProperty(this, BRAND, { value: true });

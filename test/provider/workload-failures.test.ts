@@ -127,7 +127,9 @@ describe("workload provider failures", () => {
     const wrongKey = await up(h.workload, { workloadId: uid("k"), type: "browser", apiKey: OTHER_KEY }).catch(
       (e: unknown) => e,
     );
-    expect((wrongKey as Error).message).toMatch(/HTTP 403/);
+    expect((wrongKey as Error).message).toMatch(
+      /apiKey: the API key belongs to another workspace than demo.*answered 403/,
+    );
     expectNoSecret(wrongKey);
   });
 

@@ -55,15 +55,19 @@ describe("workload provider against the local service", () => {
     expect(h.lines.join("\n")).not.toContain(PASSWORD);
   });
 
-  it("should refuse an id that exists already with another spec, saying how to adopt it, and send nothing", async () => {
+  it("should refuse an id that exists already with another spec at check and at create, saying what adopt does, and send nothing", async () => {
     const id = uid("taken");
     await client.upsertWorkload("pod", { id, image: "nginx:1.25" });
     await h.ctl.resetCounters();
-    await expect(up(h.workload, { workloadId: id, type: "pod", image: "nginx" })).rejects.toThrow(
-      new RegExp(
-        `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*\`adopt: true\`.*\`import: "demo/${id}"\``,
-      ),
+    const news = { workloadId: id, type: "pod", image: "nginx" };
+    const refusal = new RegExp(
+      `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*another workloadId.*\`adopt: true\`: its live spec is then replaced.*deletes the workload`,
     );
+    const checked = await h.workload.check({}, news);
+    expect(checked.failures).toEqual([{ property: "workloadId", reason: expect.stringMatching(refusal) }]);
+    expect(checked.failures[0].reason).not.toMatch(/import/);
+    // `create` refuses it as well (a create whose check ran before the workload appeared).
+    await expect(h.workload.create!({ ...checked.inputs, __provider: "p" })).rejects.toThrow(refusal);
     expect((await h.ctl.counters()).requests.mutating).toBe(0);
   });
 

@@ -111,6 +111,7 @@ describe("workload model", () => {
     expect(m.options).toEqual({
       waitForReady: true,
       timeoutMs: { create: 600_000, update: 600_000, delete: 600_000 },
+      allowDataLoss: false,
       waitForAdminConsole: false,
       waitForDeletion: true,
       adopt: false,
@@ -149,6 +150,7 @@ describe("workload model", () => {
     expect(m.options).toEqual({
       waitForReady: false,
       timeoutMs: { create: 30_000, update: 30_000, delete: 120_000 },
+      allowDataLoss: false,
       waitForAdminConsole: false,
       waitForDeletion: false,
       adopt: true,

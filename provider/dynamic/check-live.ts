@@ -1,0 +1,52 @@
+import { NotFoundError, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
+import { resolveConnection, type Connection } from "./connection";
+import type { ProviderContext } from "./context";
+import { failureAt, type Failure } from "./failures";
+import { alreadyExistsMessage, runsDeclaredSpec } from "./own-create";
+import { PREFLIGHT_BUDGET_MS } from "./preflight";
+import type { Props } from "./props";
+import { containsUnknown } from "./unknown";
+import { parseWorkload } from "./workload-model";
+
+async function statusIfAny(client: WorkspaceClient, id: string, deadline: number): Promise<WorkloadStatus | undefined> {
+  try {
+    return await client.getStatus(id, { deadline });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * What `check` learns from the service with reads only, after the inputs passed every local
+ * rule: the connection works (base URL, key, workspace), a placement's region or host exists,
+ * and a new workload's id is not somebody else's. Skipped while a setting is not known (preview).
+ */
+export async function checkAgainstService(
+  ctx: ProviderContext,
+  olds: Props,
+  news: Props,
+  inputs: Props,
+): Promise<Failure[]> {
+  const r = resolveConnection(news, ctx.sources());
+  if (r.unknown.length > 0 || r.missing.length > 0 || r.conflict) return [];
+  const conn = r.values as Connection;
+  const client = ctx.client(conn);
+  const unreachable = await ctx.preflight.connection(client, conn, r);
+  if (unreachable) return [unreachable];
+  const failures: Failure[] = [];
+  if (!containsUnknown(inputs.placement)) {
+    const placement = await ctx.preflight.placement(client, inputs.placement);
+    if (placement) failures.push(placement);
+  }
+  const id = inputs.workloadId;
+  const isNew = olds.workloadId === undefined;
+  if (!isNew || inputs.adopt === true || typeof id !== "string") return failures;
+  const live = await statusIfAny(client, id, ctx.now() + PREFLIGHT_BUDGET_MS).catch(() => undefined);
+  // Its own create, interrupted, runs exactly the declared spec: `create` takes it (own-create.ts).
+  if (live === undefined || containsUnknown(inputs)) return failures;
+  const m = parseWorkload(inputs);
+  const own = await runsDeclaredSpec(client, m, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }).catch(() => true);
+  if (!own) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live)));
+  return failures;
+}
