@@ -15,6 +15,7 @@
 export { WorkspaceClient } from "./client";
 export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry";
+export type { RetryNotice } from "./http/requester";
 export type { Clock, TimerHandle } from "./clock";
 export { SDK_VERSION } from "./version";
 export {

@@ -6,6 +6,7 @@ import { SDK_VERSION } from "./version";
 import type { EventHub } from "./events/hub";
 import { resolveStreamOptions, type StreamOptions } from "./events/stream";
 import { checkInteger, definedOnly } from "./validate";
+import type { RetryNotice } from "./http/requester";
 
 /** Options of `new WorkspaceClient(…)`. `baseUrl`, `workspace` and `apiKey` are required. */
 export interface ClientOptions {
@@ -44,6 +45,8 @@ export interface CallOptions {
    * twice are unchanged. @default none
    */
   deadline?: number;
+  /** Called before each retry with what failed (progress for a user: a service that does not answer). */
+  onRetry?: (retry: RetryNotice) => void;
 }
 
 export interface ResolvedClientOptions {
@@ -89,6 +92,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   checkInteger("retry.initialDelayMs", retry.initialDelayMs, 0, 60 * 60 * 1000);
   checkInteger("retry.maxDelayMs", retry.maxDelayMs, retry.initialDelayMs, 60 * 60 * 1000);
   checkInteger("retry.maxElapsedMs", retry.maxElapsedMs, 0, 24 * 60 * 60 * 1000);
+  checkInteger("retry.neverAnsweredGiveUpMs", retry.neverAnsweredGiveUpMs, 0, 24 * 60 * 60 * 1000);
   const userAgent = options.userAgent ?? DEFAULT_CLIENT_OPTIONS.userAgent;
   if (typeof userAgent !== "string" || !/^[\x20-\x7e]{1,512}$/.test(userAgent)) {
     throw new InvalidOptionError("userAgent", "must be 1-512 printable ASCII characters");
@@ -112,7 +116,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
 export function resolveCallOptions(
   call: CallOptions | undefined,
   defaults: ResolvedClientOptions,
-): { signal?: AbortSignal; timeoutMs: number; deadline?: number } {
+): { signal?: AbortSignal; timeoutMs: number; deadline?: number; onRetry?: (retry: RetryNotice) => void } {
   const timeoutMs = call?.timeoutMs ?? defaults.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
   if (call?.signal !== undefined && !(call.signal instanceof AbortSignal))
@@ -120,5 +124,5 @@ export function resolveCallOptions(
   const deadline = call?.deadline;
   if (deadline !== undefined && !Number.isFinite(deadline))
     throw new InvalidOptionError("deadline", "must be a finite time in ms since the epoch, such as Date.now() + 60000");
-  return { signal: call?.signal, timeoutMs, deadline };
+  return { signal: call?.signal, timeoutMs, deadline, onRetry: call?.onRetry };
 }

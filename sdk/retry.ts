@@ -11,6 +11,12 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** No retry starts later than this after the first attempt began. @default 30000 (30 s) */
   maxElapsedMs?: number;
+  /**
+   * A call whose client never got an HTTP answer (nothing listens at the base URL, a wrong host)
+   * stops retrying connection failures this long after its first attempt, whatever its deadline:
+   * such a service is more likely misconfigured than briefly down. @default 60000 (60 s)
+   */
+  neverAnsweredGiveUpMs?: number;
 }
 
 export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
@@ -18,6 +24,7 @@ export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
   initialDelayMs: 200, // 200 ms
   maxDelayMs: 5 * 1000, // 5 s
   maxElapsedMs: 30 * 1000, // 30 s
+  neverAnsweredGiveUpMs: 60 * 1000, // 60 s
 });
 
 /**
@@ -43,6 +50,8 @@ export interface RetryInput {
    * deadline alone bounds the retries, in place of `maxAttempts` and `maxElapsedMs`.
    */
   remainingMs?: number;
+  /** The client has never had an HTTP answer from the service, to any call. */
+  neverAnswered?: boolean;
   random?: () => number;
 }
 
@@ -70,6 +79,10 @@ export function shouldRetry(input: RetryInput): RetryDecision {
     return { retry: false, reason: "attempts exhausted" };
 
   const neverSent = error instanceof ConnectionError && error.beforeSend;
+
+  // Nothing ever answered at this base URL: past a minute, say so rather than wait out a deadline.
+  if (error instanceof ConnectionError && input.neverAnswered && elapsedMs >= options.neverAnsweredGiveUpMs)
+    return { retry: false, reason: "the service never answered" };
 
   // A call that must not run twice is repeated only when the service cannot have seen it.
   if (policy === "unsent-only" && !neverSent) return { retry: false, reason: "not safe to repeat once sent" };

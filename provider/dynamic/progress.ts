@@ -31,6 +31,8 @@ interface Wait {
   label: string;
   phase: string;
   started: number;
+  /** The last error of reads that keep failing; cleared by the next record. */
+  readError?: string;
 }
 
 /** One wait being reported; `end` it however the wait ends. */
@@ -76,6 +78,16 @@ export class ProgressReporter {
     this.schedule();
     return {
       report: (p) => {
+        if (p.readError) {
+          wait.phase = `${p.phase}, status unreadable`;
+          wait.readError = p.readError.message;
+          if (this.detailed())
+            this.line(
+              `${label}: cannot read its status for ${formatDuration(p.readError.sinceMs)} (the service does not answer as it should: ${p.readError.message}); still waiting, up to ${formatDuration(timeoutMs)} in all`,
+            );
+          return;
+        }
+        wait.readError = undefined;
         const phase = p.settling ? `${p.phase}, settling` : p.phase;
         if (phase === wait.phase) return;
         wait.phase = phase;
@@ -107,7 +119,9 @@ export class ProgressReporter {
       .map(([p, n]) => `${n} ${p}`)
       .join(", ");
     const n = this.waits.size;
-    return `still waiting for ${n} workload${n === 1 ? "" : "s"} (${phases}); longest: ${longest!.label}, ${formatDuration(now - longest!.started)}`;
+    const failing = [...this.waits].find((w) => w.readError !== undefined);
+    const lastError = failing ? `; status reads failing, last error: ${failing.readError}` : "";
+    return `still waiting for ${n} workload${n === 1 ? "" : "s"} (${phases}); longest: ${longest!.label}, ${formatDuration(now - longest!.started)}${lastError}`;
   }
 
   private detailed(): boolean {

@@ -18,6 +18,7 @@ import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
 import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec } from "./own-create";
 import { checkAgainstService } from "./check-live";
+import { noteRetries } from "./retry-notes";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
 import { declaredTwice } from "./declarations";
@@ -84,6 +85,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
    */
   const within = (m: WorkloadModel, op: TimeoutOperation): CallOptions => ({
     deadline: ctx.now() + m.options.timeoutMs[op],
+    onRetry: noteRetries(ctx, `${op} of ${describeWorkload(m.identity)}`),
   });
 
   /** Waits for readiness after an accepted request, and gives the outputs; a failed wait keeps the resource, with init errors. */

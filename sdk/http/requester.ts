@@ -27,6 +27,18 @@ export interface CallContext {
   timeoutMs: number;
   /** No retry starts past this (client clock, ms); see `CallOptions.deadline`. */
   deadline?: number;
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** What a call met before it tries again (`CallOptions.onRetry`). */
+export interface RetryNotice {
+  error: WwsError;
+  /** Attempts made so far. */
+  attempt: number;
+  /** Since the first attempt began. */
+  elapsedMs: number;
+  /** Until the next attempt. */
+  delayMs: number;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -48,6 +60,8 @@ function headerOf(res: RawResponse, name: string): string | undefined {
  */
 export class Requester {
   readonly #apiKey: string;
+  /** Whether any call of this client ever got an HTTP answer (see `RetryOptions.neverAnsweredGiveUpMs`). */
+  #answered = false;
 
   constructor(
     private readonly options: ResolvedClientOptions,
@@ -83,6 +97,7 @@ export class Requester {
           operation: spec.operation,
           clock,
         });
+        this.#answered = true;
         if (res.status >= 200 && res.status < 300) return this.parse(spec, res);
         const parsed = parseJson(res.text);
         error = errorFromResponse(
@@ -109,6 +124,7 @@ export class Requester {
         elapsedMs: now - started,
         options: retry,
         remainingMs,
+        neverAnswered: !this.#answered,
         random,
       });
       if (!decision.retry) {
@@ -117,6 +133,11 @@ export class Requester {
         throw attempt > 1 && isTransientFailure(error)
           ? new RetriesExhaustedError(error, attempt, clock.now() - started)
           : error;
+      }
+      try {
+        ctx.onRetry?.({ error, attempt, elapsedMs: now - started, delayMs: decision.delayMs });
+      } catch {
+        // An observer's failure is not the call's.
       }
       try {
         await sleep(decision.delayMs, clock, ctx.signal);

@@ -29,7 +29,17 @@ export interface WaitProgress {
    * request: the wait is settling (see `settle.ts`), and takes it at `settleAt` (epoch ms) at the latest.
    */
   settling?: { settleAt: number; rule: SettleRule };
+  /**
+   * Set while `/status` cannot be read (the service does not answer, or answers 5xx): the last
+   * error, and since when reads fail. `phase` is then the last one seen ("unknown" before any).
+   */
+  readError?: { message: string; sinceMs: number };
 }
+
+/** Reads failing this long are reported (a blip under throttling is not)... */
+const READ_ERROR_GRACE_MS = 3 * 1000; // 3 s
+/** ...and again at most this often while they go on. */
+export const READ_ERROR_REPORT_EVERY_MS = 15 * 1000; // 15 s
 
 /** Everything one wait runs with, validated and defaulted by `waitForWorkload`. */
 export interface WorkloadWaitInit {
@@ -68,6 +78,9 @@ export class WorkloadWait {
   private lastStatus: WorkloadStatus | undefined;
   private pendingReason = "no status read yet";
   private lastTransientError: unknown;
+  /** Since when reads fail (undefined while they succeed), and when that was last reported. */
+  private failingSince: number | undefined;
+  private failureReportedAt: number | undefined;
   private reportedKey: string | undefined;
 
   constructor(private readonly init: WorkloadWaitInit) {
@@ -104,6 +117,7 @@ export class WorkloadWait {
 
   private onObservation(observation: Observation): void {
     this.lastTransientError = undefined;
+    this.failingSince = undefined;
     const verdict = this.condition.observe(observation, {
       now: this.init.clock.now(),
       lastActivityAt: this.observer.lastActivityAt(),
@@ -127,8 +141,30 @@ export class WorkloadWait {
 
   private onReadError(error: unknown): void {
     // A read that may pass on a second try keeps the wait going (the observer backs off).
-    if (isTransientFailure(error)) this.lastTransientError = error;
-    else this.finish({ error });
+    if (!isTransientFailure(error)) return this.finish({ error });
+    this.lastTransientError = error;
+    const now = this.init.clock.now();
+    this.failingSince ??= now;
+    const due =
+      now - this.failingSince >= READ_ERROR_GRACE_MS &&
+      (this.failureReportedAt === undefined || now - this.failureReportedAt >= READ_ERROR_REPORT_EVERY_MS - 1000);
+    if (!due || !this.init.onProgress) return;
+    this.failureReportedAt = now;
+    this.reportedKey = undefined; // the next record is news again
+    const message = error instanceof Error ? error.message : String(error);
+    const status = this.lastStatus ?? { id: this.init.id, phase: "unknown" };
+    try {
+      this.init.onProgress({
+        id: this.init.id,
+        phase: status.phase,
+        message: undefined,
+        status: status as WorkloadStatus,
+        elapsedMs: now - this.started,
+        readError: { message, sinceMs: now - this.failingSince },
+      });
+    } catch {
+      // A progress reporter's failure is not the workload's.
+    }
   }
 
   private report(status: WorkloadStatus, settleAt: number | undefined): void {

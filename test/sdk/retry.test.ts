@@ -3,7 +3,13 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../sdk/http/retry-after"
 import { backoffDelay, shouldRetry, type RetryInput } from "../../sdk/retry";
 import { errorFromResponse } from "../../sdk/http/error-from-response";
 
-const options = { maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 1000, maxElapsedMs: 10_000 };
+const options = {
+  maxAttempts: 5,
+  initialDelayMs: 100,
+  maxDelayMs: 1000,
+  maxElapsedMs: 10_000,
+  neverAnsweredGiveUpMs: 60_000,
+};
 const http = (status: number, retryAfter?: string) =>
   errorFromResponse(
     { status, headers: retryAfter ? { "retry-after": retryAfter } : {}, body: {} },
@@ -75,6 +81,16 @@ describe("shouldRetry", () => {
     expect(shouldRetry(far)).toEqual({ retry: true, delayMs: expect.any(Number) });
   });
 
+  it("should stop retrying a refused connection after a minute when the service never answered, deadline or not", () => {
+    const refused = new ConnectionError("op", true, new Error("ECONNREFUSED"));
+    const at = (elapsedMs: number, neverAnswered: boolean) =>
+      shouldRetry(input({ error: refused, elapsedMs, remainingMs: 600_000, neverAnswered }));
+    expect(at(59_000, true)).toMatchObject({ retry: true });
+    expect(at(60_000, true)).toEqual({ retry: false, reason: "the service never answered" });
+    // A service that answered before and went away is retried until the deadline.
+    expect(at(300_000, false)).toMatchObject({ retry: true });
+  });
+
   it("should stop at the deadline rather than start a wait that ends past it", () => {
     expect(shouldRetry(input({ error: http(429, "2"), remainingMs: 1_500 }))).toEqual({
       retry: false,
@@ -121,7 +137,13 @@ describe("shouldRetry", () => {
   });
 
   it("should have sane defaults", () => {
-    expect(DEFAULT_RETRY).toEqual({ maxAttempts: 4, initialDelayMs: 200, maxDelayMs: 5000, maxElapsedMs: 30000 });
+    expect(DEFAULT_RETRY).toEqual({
+      maxAttempts: 4,
+      initialDelayMs: 200,
+      maxDelayMs: 5000,
+      maxElapsedMs: 30000,
+      neverAnsweredGiveUpMs: 60000,
+    });
     expect(Object.isFrozen(DEFAULT_RETRY)).toBe(true);
   });
 });
