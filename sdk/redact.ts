@@ -2,9 +2,14 @@
 const MIN_SECRET_LENGTH = 4;
 const SECRET_KEYS = /^(password|secret|token|apikey|api_key|privatekey|private_key)$/i;
 
+/** Keys under `credentials` that name who logs in, not a secret: an error may show them. */
+const NOT_SECRET_KEYS = /^(username|user)$/i;
+
 /**
  * The strings of a request body that are credentials: every string value under a `credentials`
- * object, and every string of a key that names a secret (`password`, `token`, …) at any depth.
+ * object but the user name (inner fields other than the password are not specified: any of them
+ * may be a key), and every string of a key that names a secret (`password`, `token`, …) at any
+ * depth. A user name is not one: hiding it would also mangle every text that contains it.
  */
 export function collectSecrets(body: unknown): string[] {
   const found: string[] = [];
@@ -15,8 +20,10 @@ export function collectSecrets(body: unknown): string[] {
       return;
     }
     if (typeof value !== "object" || value === null) return;
-    for (const [k, v] of Object.entries(value))
-      visit(v, secret || k === "credentials" || SECRET_KEYS.test(k), depth + 1);
+    for (const [k, v] of Object.entries(value)) {
+      const named = k === "credentials" || SECRET_KEYS.test(k);
+      visit(v, SECRET_KEYS.test(k) || (!NOT_SECRET_KEYS.test(k) && (secret || named)), depth + 1);
+    }
   };
   visit(body, false, 0);
   return found;

@@ -120,12 +120,13 @@ function workspaceConflict(
     },
     { value: nonEmpty(sources.env[s.env]), where: `the environment variable ${s.env}`, undo: `unset ${s.env}` },
   ];
-  const other = others.find((o) => o.value !== undefined && o.value !== workspace);
-  if (other === undefined) return undefined;
+  // The workspace the stack would take without the program's: the config's, else the environment's.
+  const other = others.find((o) => o.value !== undefined);
+  if (other === undefined || other.value === workspace) return undefined;
   return (
     `the program names workspace ${workspace} but ${other.where} names ${other.value}: make them agree. ` +
     `Leave the workspace out of the program (and the Workspace's name) to use ${other.value}, ` +
-    `or set the config to ${workspace} (or \`${other.undo}\`)`
+    `or make ${other.where} name ${workspace} (or \`${other.undo}\`)`
   );
 }
 

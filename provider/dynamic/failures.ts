@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { formatPath } from "../../sdk/schemas";
+import { reasonOf } from "./issue-text";
 import { closestName, fieldsAt } from "./suggest";
 
 /** One failed field of `check`, in the shape `pulumi.dynamic.CheckFailure` has. */
@@ -38,6 +39,8 @@ export interface IssueFilter {
   schema?: z.ZodType;
   /** More names a top-level key may have been meant as (options, connection settings). */
   otherArguments?: readonly string[];
+  /** The value validated: what a reason says was given. */
+  input?: unknown;
 }
 
 /** "unknown field: …" for `key` at `parent`, with the closest allowed name when one is close. */
@@ -68,7 +71,7 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
       if (filter.unknownKeys.has(top) || filter.skipKeys?.has(top)) continue;
       if (issue.code === "custom" && anyUnknown) continue;
       if (filter.rename?.[top] !== undefined) path[0] = filter.rename[top];
-      let reason = issue.message;
+      let reason = reasonOf(issue, filter.schema, filter.input);
       if (key !== undefined) {
         reason = unknownFieldReason(issue.path, key, filter);
       } else if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
@@ -101,7 +104,7 @@ export function schemaFailures(schema: z.ZodType, body: Record<string, unknown>,
     const parsed = schema.safeParse(current);
     if (parsed.success) return { failures, rulesRan: true };
     if (parsed.error.issues.some((i) => i.code === "custom")) rulesRan = true;
-    for (const f of issuesToFailures(parsed.error, { ...filter, skipKeys: new Set(skipKeys) })) {
+    for (const f of issuesToFailures(parsed.error, { ...filter, skipKeys: new Set(skipKeys), input: current })) {
       // A rule of a nested object runs in every pass: report it once.
       const key = `${f.property}\n${f.reason}`;
       if (!seen.has(key)) failures.push(f);

@@ -41,7 +41,7 @@ interface Def {
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schemas that validate the value at `path` of `schema` (several under a union). */
-function schemasAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): z.ZodType[] {
+export function schemasAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): z.ZodType[] {
   const def = defOf(schema);
   const inner = def.innerType ?? def.in;
   if (inner) return schemasAt(inner, path);

@@ -133,11 +133,45 @@ describe("checkWorkload", () => {
       workspace: "from-config",
       baseUrl: ENV.WWS_BASE_URL,
     });
-    expect(checkWorkload({}, vm({ workspace: "from-args" }), sources).inputs.workspace).toBe("from-args");
+    expect(checkWorkload({}, vm({ workspace: "from-args" }), { env: ENV }).inputs.workspace).toBe("from-args");
     expect(checkWorkload({}, vm({ workspace: "Bad Name" }), sources).failures[0]).toEqual({
       property: "workspace",
       reason: expect.stringMatching(/^workspace must be 1-63/),
     });
+  });
+
+  it("should refuse a workspace named in the program that the stack config or environment names otherwise, naming both", () => {
+    const fromConfig = { env: ENV, config: config({ "wws:workspace": "acme" }) };
+    expect(checkWorkload({}, vm({ workspace: "team" }), fromConfig).failures).toEqual([
+      {
+        property: "workspace",
+        reason: expect.stringMatching(/program names workspace team but the stack config wws:workspace names acme/),
+      },
+    ]);
+    expect(checkWorkload({}, vm({ workspace: "team" }), { env: ENV }).failures).toEqual([
+      { property: "workspace", reason: expect.stringMatching(/environment variable WWS_WORKSPACE names demo/) },
+    ]);
+    // Agreeing sources are no conflict; the program alone decides when nothing else names one.
+    expect(checkWorkload({}, vm({ workspace: "acme" }), fromConfig).failures).toEqual([]);
+    const programOnly = { env: { ...ENV, WWS_WORKSPACE: undefined } };
+    expect(checkWorkload({}, vm({ workspace: "team" }), programOnly).failures).toEqual([]);
+  });
+
+  it("should give each out-of-range or mistyped field its range or allowed values and what was given, in no zod default words", () => {
+    const reasons = (extra: Record<string, unknown>, type = "vm-ubuntu"): Record<string, string> =>
+      Object.fromEntries(
+        checkWorkload({}, vm({ type, ...extra }), { env: ENV }).failures.map((f) => [f.property, f.reason]),
+      );
+    expect(reasons({ cpus: -1 })).toEqual({ cpus: "must be a whole number from 1 to 256; got -1" });
+    expect(reasons({ cpus: 2.5 })).toEqual({ cpus: "must be a whole number from 1 to 256; got 2.5" });
+    expect(reasons({ engine: "mysql" }, "storage")).toEqual({ engine: 'must be one of postgres, redis; got "mysql"' });
+    const pod = reasons({ credentials: undefined, image: "nginx", ports: [{ name: "", port: 70_000 }] }, "pod");
+    expect(pod).toEqual({
+      "ports[0].name": "must be 1 to 63 characters long",
+      "ports[0].port": "must be a whole number from 1 to 65535; got 70000",
+    });
+    const db = reasons({ engine: "postgres", credentials: { password: "" } }, "storage");
+    expect(db).toEqual({ "credentials.password": "must be 1 to 1024 characters long" });
   });
 
   it("should check the options", () => {

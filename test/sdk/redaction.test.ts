@@ -55,6 +55,15 @@ describe("credential redaction", () => {
     }
   });
 
+  it("should hide the password but not the user name, nor a text that contains it", async () => {
+    const err = await client
+      .upsertWorkload("vm-ubuntu", { id: "build-vm-2", credentials: { username: "ubuntu", password: PASSWORD } })
+      .catch((e: unknown) => e as Error);
+    expectNoSecret(err, [KEY, PASSWORD]);
+    expect(err.message).toContain("upsert vm-ubuntu build-vm-2");
+    expect(err.message).toContain('"username":"ubuntu"');
+  });
+
   it("should keep the key out of connection errors and timeouts", async () => {
     const port = await freePort();
     const refused = new WorkspaceClient({
