@@ -18,6 +18,23 @@ async function statusIfAny(client: WorkspaceClient, id: string, deadline: number
 }
 
 /**
+ * The client of the connection `news` resolve to, once the service answered a read with it; or
+ * the failure that says why not; undefined while a setting is not known or not valid (`check`
+ * reports those itself).
+ */
+export async function reachService(
+  ctx: ProviderContext,
+  news: Props,
+): Promise<{ client: WorkspaceClient; conn: Connection } | { failure: Failure } | undefined> {
+  const r = resolveConnection(news, ctx.sources());
+  if (r.unknown.length > 0 || r.missing.length > 0 || r.conflict) return undefined;
+  const conn = r.values as Connection;
+  const client = ctx.client(conn);
+  const failure = await ctx.preflight.connection(client, conn, r);
+  return failure ? { failure } : { client, conn };
+}
+
+/**
  * What `check` learns from the service with reads only, after the inputs passed every local
  * rule: the connection works (base URL, key, workspace), a placement's region or host exists,
  * and a new workload's id is not somebody else's. Skipped while a setting is not known (preview).
@@ -28,12 +45,9 @@ export async function checkAgainstService(
   news: Props,
   inputs: Props,
 ): Promise<Failure[]> {
-  const r = resolveConnection(news, ctx.sources());
-  if (r.unknown.length > 0 || r.missing.length > 0 || r.conflict) return [];
-  const conn = r.values as Connection;
-  const client = ctx.client(conn);
-  const unreachable = await ctx.preflight.connection(client, conn, r);
-  if (unreachable) return [unreachable];
+  const reached = await reachService(ctx, news);
+  if (reached === undefined || "failure" in reached) return reached ? [reached.failure] : [];
+  const { client, conn } = reached;
   const failures: Failure[] = [];
   if (!containsUnknown(inputs.placement)) {
     const placement = await ctx.preflight.placement(client, inputs.placement);

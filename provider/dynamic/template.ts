@@ -5,6 +5,7 @@ import {
   type TemplateCreate,
   type WorkspaceClient,
 } from "../../sdk";
+import { reachService } from "./check-live";
 import { checkTemplate } from "./check-template";
 import { requireConnection } from "./connection";
 import { connected } from "./connected";
@@ -95,7 +96,12 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     async check(_olds, news) {
       return guarded(
         () => secretsOf(news),
-        async () => checkTemplate(news, ctx.sources()),
+        async () => {
+          const outcome = checkTemplate(news, ctx.sources());
+          const reached = outcome.failures.length === 0 ? await reachService(ctx, news) : undefined;
+          if (reached && "failure" in reached) outcome.failures.push(reached.failure);
+          return outcome;
+        },
       );
     },
 
