@@ -28,6 +28,20 @@ export const PROVIDER_TEXT = Object.freeze({
 export type ProviderKind = keyof typeof PROVIDER_TEXT;
 
 /**
+ * The URN the engine gives the resource, as a plain promise. An input that is an Output of the
+ * parent's URN would make the resource depend on its parent, and depending on a component waits
+ * for every child of the component: the resource itself, a deadlock.
+ */
+function urnPromise(name: string, type: string, parent: pulumi.Resource | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    pulumi.createUrn(name, type, parent).apply((urn) => {
+      resolve(urn);
+      return urn;
+    });
+  });
+}
+
+/**
  * A resource of the dynamic provider host: type `pulumi-nodejs:dynamic/wws:<className>`, as
  * `pulumi.dynamic.Resource` would register it, but with `PROVIDER_TEXT[kind]` as its `__provider`.
  */
@@ -41,7 +55,7 @@ export abstract class HostedResource extends pulumi.CustomResource {
   ) {
     const type = `pulumi-nodejs:dynamic/wws:${className}`;
     // The URN travels to `check` only (which removes it): the provider names resources by it.
-    const urn = pulumi.createUrn(name, type, opts?.parent);
+    const urn = urnPromise(name, type, opts?.parent);
     super(type, name, { ...props, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
   }
 }

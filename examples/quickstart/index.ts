@@ -5,7 +5,7 @@
  *
  * Stack config (see README.md):
  *   wws:baseUrl, wws:workspace      where the service is and which workspace
- *   wws:apiKey          (secret)    the workspace's API key; read by the provider, never stored in state
+ *   wws:apiKey          (secret)    the workspace's API key (or WWS_API_KEY, which keeps it out of the state)
  *   vmPassword          (secret)    the VM's login
  *   dbPassword          (secret)    the database's application login (user `app`)
  */
@@ -16,9 +16,9 @@ const config = new pulumi.Config();
 const vmPassword = config.requireSecret("vmPassword");
 const dbPassword = config.requireSecret("dbPassword");
 
-// The connection: the name from the stack config; the base URL and the API key are left to the
-// stack config too (`wws:baseUrl`, `wws:apiKey`), so the key never enters the state.
-const workspace = new wws.Workspace("workspace", { name: new pulumi.Config("wws").require("workspace") });
+// The connection: workspace, base URL and API key all from the stack config (`wws:workspace`,
+// `wws:baseUrl`, `wws:apiKey`), or the environment (WWS_*).
+const workspace = new wws.Workspace("workspace", {});
 
 const web = new wws.Pod("web", {
   workspace,

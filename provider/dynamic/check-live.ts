@@ -4,7 +4,7 @@ import type { ProviderContext } from "./context";
 import { failureAt, type Failure } from "./failures";
 import { alreadyExistsMessage, runsDeclaredSpec } from "./own-create";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
-import type { Props } from "./props";
+import { RESOURCE_URN_KEY, type Props } from "./props";
 import { containsUnknown } from "./unknown";
 import { parseWorkload } from "./workload-model";
 
@@ -45,6 +45,8 @@ export async function checkAgainstService(
   news: Props,
   inputs: Props,
 ): Promise<Failure[]> {
+  // A replacement's create is checked without olds, but replaces a resource that exists.
+  const isNew = !ctx.declarations.exists(news[RESOURCE_URN_KEY], olds.workloadId !== undefined);
   const reached = await reachService(ctx, news);
   if (reached === undefined || "failure" in reached) return reached ? [reached.failure] : [];
   const { client, conn } = reached;
@@ -54,7 +56,6 @@ export async function checkAgainstService(
     if (placement) failures.push(placement);
   }
   const id = inputs.workloadId;
-  const isNew = olds.workloadId === undefined;
   if (!isNew || inputs.adopt === true || typeof id !== "string") return failures;
   const live = await statusIfAny(client, id, ctx.now() + PREFLIGHT_BUDGET_MS).catch(() => undefined);
   // Its own create, interrupted, runs exactly the declared spec: `create` takes it (own-create.ts).

@@ -8,6 +8,18 @@ import type { Props } from "./props";
  */
 export class Declarations {
   private readonly owners = new Map<string, string>();
+  /** URNs checked with a state: resources that exist, whatever a later check without olds says. */
+  private readonly existing = new Set<string>();
+
+  /**
+   * Records that `urn` was checked with (`olds`) or without a state; answers whether it exists. A
+   * replacement is checked twice: with its state, then without, as the new resource it creates.
+   */
+  exists(urn: unknown, checkedWithState: boolean): boolean {
+    if (typeof urn !== "string") return checkedWithState;
+    if (checkedWithState) this.existing.add(urn);
+    return this.existing.has(urn);
+  }
 
   /**
    * Records `urn` as the declarer of workload `id` of `workspace` at `baseUrl`; returns the URN of
@@ -53,7 +65,7 @@ export function declaredTwice(declarations: Declarations, urn: unknown, inputs: 
   if (other === undefined) return undefined;
   return failureAt(
     ["workloadId"],
-    `workload ${workloadId} of workspace ${workspace} is already declared by ${describeUrn(other)} (${other}): ` +
+    `workload ${workloadId} of workspace ${workspace} is also declared by ${describeUrn(other)} (${other}): ` +
       `a workload belongs to one resource, and two would overwrite each other's spec. ` +
       `Give ${describeUrn(urn)} a workloadId of its own, or remove one of the two`,
   );

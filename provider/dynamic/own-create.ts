@@ -40,7 +40,7 @@ export function ownCreateWarning(describe: string, workspace: string): string {
 export function alreadyExistsMessage(workspace: string, id: string, status: WorkloadStatus): string {
   return (
     `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}), ` +
-    `and no other resource of this program declares it: it belongs to another stack, was made outside Pulumi, ` +
+    `and no resource of this program checked before it declares it: it belongs to another stack, was made outside Pulumi, ` +
     `or was declared by a resource this program no longer has. Nothing was sent. ` +
     `To keep both, give this resource another workloadId. A resource you renamed keeps its workload with the \`aliases\` resource option. ` +
     `To manage this very workload from this resource, set \`adopt: true\`: its live spec is then replaced by this declaration ` +

@@ -1,4 +1,5 @@
 import {
+  AbortedError,
   ConnectionError,
   ForbiddenError,
   HttpError,
@@ -8,6 +9,7 @@ import {
   RetriesExhaustedError,
   UnauthorizedError,
   type FleetHosts,
+  type RetryNotice,
   type WorkspaceClient,
 } from "../../sdk";
 import { CONNECTION_SETTINGS, type Connection, type ConnectionField, type ResolvedConnection } from "./connection";
@@ -20,6 +22,8 @@ import { failureAt, type Failure } from "./failures";
 export const PREFLIGHT_BUDGET_MS = 20 * 1000; // 20 s
 /** Timeout of one attempt of a check: a URL that accepts connections and never answers. */
 const ATTEMPT_TIMEOUT_MS = 10 * 1000; // 10 s
+/** Connections refused or reset this long: nothing answers there (a throttled service does answer). */
+const UNREACHABLE_AFTER_MS = 4 * 1000; // 4 s
 
 /** `(from the stack config wws:apiKey)` */
 function origin(field: ConnectionField, r: ResolvedConnection): string {
@@ -82,16 +86,27 @@ export class Preflight {
 
   /** Whether the service answers at `conn` and accepts its key for its workspace. */
   connection(client: WorkspaceClient, conn: Connection, r: ResolvedConnection): Promise<Failure | undefined> {
-    return once(this.connections, client, () =>
-      client.getSpec(this.call()).then(
+    return once(this.connections, client, () => {
+      const giveUp = new AbortController();
+      let unreachable: ConnectionError | undefined;
+      const call = {
+        ...this.call(),
+        signal: giveUp.signal,
+        onRetry: (n: RetryNotice) => {
+          if (!(n.error instanceof ConnectionError) || n.elapsedMs < UNREACHABLE_AFTER_MS) return;
+          unreachable = n.error;
+          giveUp.abort();
+        },
+      };
+      return client.getSpec(call).then(
         () => undefined,
         (err: unknown) => {
-          const failure = connectionFailure(err, conn, r);
+          const failure = connectionFailure(err instanceof AbortedError && unreachable ? unreachable : err, conn, r);
           if (failure === undefined) throw err;
           return failure;
         },
-      ),
-    );
+      );
+    });
   }
 
   /** A placement's region or host that the fleet does not have; nothing when the service lists no fleet. */

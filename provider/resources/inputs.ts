@@ -15,14 +15,16 @@ export interface ConnectionArgs {
   /**
    * The workspace: a `Workspace` (the resource becomes its child unless `parent` is set, and takes
    * its base URL and API key unless set here) or a workspace name (a DNS label). When omitted:
-   * stack config `wws:workspace`, then `WWS_WORKSPACE`. Changing it replaces the resource.
+   * stack config `wws:workspace`, then `WWS_WORKSPACE`. A name other than the stack config's
+   * (or, without one, `WWS_WORKSPACE`'s) fails preview naming both. Changing it replaces the resource.
    */
   workspace?: pulumi.Input<string> | Workspace;
   /** `http(s)://host[:port]` of the service. When omitted: stack config `wws:baseUrl`, then `WWS_BASE_URL`. Changing it sends nothing. */
   baseUrl?: pulumi.Input<string>;
   /**
    * The workspace's API key; stored as a Pulumi secret even when given as a plain string. When
-   * omitted: stack config `wws:apiKey` (a secret), then `WWS_API_KEY`; those never enter the state.
+   * omitted: stack config `wws:apiKey` (a secret), then `WWS_API_KEY`. Only `WWS_API_KEY` stays
+   * out of the state: the engine records the stack config (encrypted) with its default provider.
    */
   apiKey?: pulumi.Input<string>;
 }
@@ -55,9 +57,9 @@ export interface WaitArgs {
    */
   restartTrigger?: pulumi.Input<string | number>;
   /**
-   * Take over a workload that already exists with this id (otherwise `create` refuses it): its
-   * spec becomes this resource's. The alternative is the `import` resource option with id
-   * `<workspace>/<workloadId>`. @default false
+   * Take over a workload that already exists with this id (otherwise preview refuses it): its live
+   * spec is replaced by this declaration, and destroying this resource (or removing it from the
+   * program) deletes the workload. @default false
    */
   adopt?: pulumi.Input<boolean>;
 }

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
 import { CONNECTION_KEYS, NOT_SPEC_KEYS, OPTION_KEYS, OUTPUT_KEYS } from "../dynamic/props";
 import { HostedResource } from "../stub";
+import { claimWorkloadId } from "./declared-ids";
 import {
   connectionProps,
   refuseDeepInput,
@@ -118,6 +119,7 @@ export abstract class WorkloadResource extends HostedResource {
       ]),
     ];
     const connection = connectionProps(args, { ...opts, replaceOnChanges });
+    claimWorkloadId(`${className} "${name}"`, connection.props.workspace, args.workloadId ?? name);
     const props: pulumi.Inputs = {
       workloadId: args.workloadId ?? name,
       type,

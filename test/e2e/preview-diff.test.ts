@@ -59,7 +59,7 @@ const IN_PLACE: Res[] = [
       memory: "2Gi",
       credentials: { password: `${VM_PW}-2` },
       ports: [{ port: 22 }, { port: 80 }],
-      placement: { region: "eu" },
+      placement: { region: "eu-central" },
       aiDaemon: { enabled: true },
       restartTrigger: "2",
       readyTimeoutSeconds: 300,
@@ -99,9 +99,10 @@ const IN_PLACE: Res[] = [
 const REPLACING: Res[] = [
   over("vm", { os: "windows" }),
   over("pod", { workloadId: "pod-2" }),
-  over("browser", { workspace: "elsewhere" }),
+  // A workspace other than the stack config's is refused at check (cli-first-week.test.ts): a new id instead.
+  over("browser", { workloadId: "browser-2" }),
   over("ctl", {}), // unchanged: no step
-  over("db", { engine: "redis", credentials: { password: `${DB_PW}-2` } }),
+  over("db", { engine: "redis", credentials: { password: `${DB_PW}-2` }, allowDataLoss: true }),
   over("wl", { kind: "browser", spec: {} }),
   over("tpl", { name: "t2", kind: "browser", config: { browser: {} } }),
 ];
@@ -270,7 +271,7 @@ describe("pulumi preview --json of our resources", () => {
     expect(summary).toEqual({
       vm: { op: "replace", replaceReasons: ["type"], kinds: { type: ["update-replace"] } },
       pod: { op: "replace", replaceReasons: ["workloadId"], kinds: { workloadId: ["update-replace"] } },
-      browser: { op: "replace", replaceReasons: ["workspace"], kinds: { workspace: ["update-replace"] } },
+      browser: { op: "replace", replaceReasons: ["workloadId"], kinds: { workloadId: ["update-replace"] } },
       db: {
         op: "replace",
         replaceReasons: ["credentials", "engine"],
