@@ -1,0 +1,83 @@
+/**
+ * A service that does not answer is said, not waited out in silence: a wait whose status reads
+ * fail says so within seconds and again every 15 s with the last error; a create against a base
+ * URL where nothing ever answered gives up (after `retry.neverAnsweredGiveUpMs`) with a line of
+ * progress on the way, instead of retrying until the ready timeout.
+ */
+import * as net from "node:net";
+import { createContext } from "../../provider/dynamic/context";
+import { createWorkloadProvider } from "../../provider/dynamic/workload";
+import { KEY, STUB, startHarness, uid, up, type Harness } from "./harness";
+
+jest.setTimeout(60_000);
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** The error `p` rejects with; a resolution fails the test. */
+function failureOf(p: Promise<unknown>): Promise<Error & { id?: string }> {
+  return p.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e as Error & { id?: string },
+  );
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("a service that stops answering", () => {
+  let h: Harness;
+  afterEach(async () => h?.close().catch(() => undefined));
+
+  it("should say, in seconds and then every 15 s, that the status cannot be read, and keep the workload in the stack", async () => {
+    h = await startHarness();
+    await h.ctl.pauseReconciler(); // the pod stays Pending
+    const id = uid("gone");
+    const created = failureOf(up(h.workload, { workloadId: id, type: "pod", image: "nginx", readyTimeoutSeconds: 22 }));
+    await until("the wait to begin", () => h.lines.some((l) => l.includes(`waiting up to 22 s for pod ${id}`)));
+    await h.svc.close();
+    const err = await created;
+    const unreadable = h.lines.filter((l) =>
+      l.startsWith(`wws: pod ${id} in workspace demo: cannot read its status for`),
+    );
+    expect(unreadable.length).toBeGreaterThanOrEqual(2);
+    expect(unreadable[0]).toMatch(/the service does not answer as it should: .*could not reach the service/);
+    expect(
+      h.lines.some((l) => /still waiting for 1 workload \(1 Pending, status unreadable\).*last error/.test(l)),
+    ).toBe(true);
+    // Accepted before the service went away: kept in the stack, with the last error.
+    expect(err.message).toMatch(/was created but did not become ready: timed out after 22 s.*last error/);
+    expect(err.id).toBe(`demo/${id}`);
+  });
+
+  it("should give up a create where nothing ever answered, saying so while it retries", async () => {
+    const lines: string[] = [];
+    const ctx = createContext({
+      env: { WWS_BASE_URL: `http://127.0.0.1:${await closedPort()}`, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY },
+      progress: { write: (l) => lines.push(l) },
+      client: { retry: { neverAnsweredGiveUpMs: 5_000 } },
+    });
+    const provider = createWorkloadProvider(ctx);
+    const started = Date.now();
+    const err = await failureOf(
+      provider.create!({ workloadId: "solo", type: "pod", image: "nginx", workspace: "demo", __provider: STUB }),
+    );
+    // Far below the 600 s ready timeout the create's calls could retry for.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(err.message).toMatch(/could not reach the service.*gave up after \d+ attempts/);
+    expect(lines.some((l) => /create of pod solo: the service has not answered as it should for/.test(l))).toBe(true);
+    await ctx.close();
+  });
+});
