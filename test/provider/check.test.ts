@@ -2,6 +2,7 @@ import { UNKNOWN } from "../../provider/dynamic/unknown";
 import { checkTemplate } from "../../provider/dynamic/check-template";
 import { checkWorkload } from "../../provider/dynamic/check-workload";
 import type { StackConfig } from "../../provider/dynamic/connection";
+import { CORPUS } from "../reliability/corpus";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
 const PASSWORD = "check-Pass-Word-9";
@@ -172,6 +173,18 @@ describe("checkWorkload", () => {
     });
     const db = reasons({ engine: "postgres", credentials: { password: "" } }, "storage");
     expect(db).toEqual({ "credentials.password": "must be 1 to 1024 characters long" });
+  });
+
+  it("should phrase every failure of the bad-input corpus in its own words, never zod's defaults", () => {
+    const reasons = CORPUS.filter((c) => c.schema !== false).flatMap((c) => {
+      const { id, ...spec } = c.body as Record<string, unknown>;
+      const news =
+        c.kind === "template" ? { ...(c.body as Record<string, unknown>) } : { ...spec, workloadId: id, type: c.kind };
+      const out = c.kind === "template" ? checkTemplate(news, { env: ENV }) : checkWorkload({}, news, { env: ENV });
+      return out.failures.map((f) => `${c.name}: ${f.reason}`);
+    });
+    expect(reasons.length).toBeGreaterThan(80);
+    expect(reasons.filter((r) => /: (Invalid|Too (small|big)|Expected)\b/.test(r))).toEqual([]);
   });
 
   it("should check the options", () => {
