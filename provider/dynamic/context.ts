@@ -16,6 +16,8 @@ export interface ProviderContext {
   /** The read-only checks of `check`, made once per connection. */
   preflight: Preflight;
   now(): number;
+  /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
+  cancelled: AbortSignal;
   /** Waiter timing overrides (tests). */
   waitTiming?: Partial<ObserverTiming>;
 }
@@ -34,6 +36,8 @@ export interface ContextOptions {
 export interface ManagedContext extends ProviderContext {
   /** Called by the provider's `configure` with the stack's configuration. */
   configure(config: StackConfig): void;
+  /** Ends every wait and call of the process: the engine cancelled the deployment. */
+  cancel(): void;
   /** Closes every client (tests; the provider process simply exits). */
   close(): Promise<void>;
 }
@@ -41,6 +45,7 @@ export interface ManagedContext extends ProviderContext {
 export function createContext(options: ContextOptions = {}): ManagedContext {
   let config = options.config;
   const clients = new Map<string, WorkspaceClient>();
+  const cancellation = new AbortController();
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client(connection) {
@@ -58,8 +63,12 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     preflight: new Preflight(options.now ?? (() => Date.now())),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
+    cancelled: cancellation.signal,
     configure(c) {
       config = c;
+    },
+    cancel() {
+      cancellation.abort(new Error("the deployment was cancelled (Ctrl-C)"));
     },
     async close() {
       const all = [...clients.values()];

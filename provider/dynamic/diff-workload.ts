@@ -60,7 +60,8 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props): Workl
   // ["#initerror"]`), so the diff itself asks for the update that waits again.
   const recordedStatus = parseWorkload(oldProps).status;
   const options = parseWorkload(newProps).options;
-  out.resumeWait = recordedStatus !== undefined && options.waitForReady && !recordedReady(recordedStatus, options);
+  // A state without a status (a wait cut before any read: a cancelled run) owes the wait too.
+  out.resumeWait = options.waitForReady && !recordedReady(recordedStatus, options);
   const storage = news.type === "storage" || olds.type === "storage";
   const keys = new Set([...inputKeys(olds), ...inputKeys(news)]);
   keys.delete(PROVIDER_KEY);

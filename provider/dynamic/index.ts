@@ -5,21 +5,31 @@
  * names `workload` and `template` and their methods stable: every stack's state refers to them.
  */
 import { createContext } from "./context";
+import { watchCancelRpc } from "./engine-cancel";
+import { connectEngineLog } from "./engine-log";
 import { isDynamicProviderHost, watchEngine } from "./engine-watchdog";
 import { createTemplateProvider } from "./template";
 import { waitTimingFromEnv } from "./wait-env";
 import { createWorkloadProvider } from "./workload";
 
-/** One context per provider process: stack config from `configure`, clients, progress output. */
-const context = createContext({ waitTiming: waitTimingFromEnv(process.env) });
+// Only in the host the engine started: a program or a test that imports this module is left alone.
+const inHost = isDynamicProviderHost();
+const engineAddress = process.argv[2];
+
+/** One context per provider process: stack config from `configure`, clients, progress on the engine's log. */
+const context = createContext({
+  waitTiming: waitTimingFromEnv(process.env),
+  progress: { engine: inHost && engineAddress ? connectEngineLog(engineAddress) : undefined },
+});
 
 /** Past this, the exit closes whatever the clients did not close themselves. */
 const SHUTDOWN_GRACE_MS = 500;
 
-// Only in the host the engine started: a program or a test that imports this module is left alone.
-if (isDynamicProviderHost()) {
+if (inHost) {
+  // The first Ctrl-C: every wait and call ends now, each accepted workload kept with init errors.
+  watchCancelRpc(() => context.cancel());
   watchEngine({
-    engineAddress: process.argv[2],
+    engineAddress,
     onGone: (why) => {
       // Nobody reads this output any more; written for a process list's or a core dump's reader.
       process.stderr.once("error", () => undefined);

@@ -1,6 +1,7 @@
 import type { Clock, SettleRule, TimerHandle, WaitProgress } from "../../sdk";
 import { formatDuration } from "../../sdk/wait/workload-wait";
 import { systemClock } from "../../sdk/clock";
+import type { EngineLog } from "./engine-log";
 
 /** What a user reads when a wait settles for lack of evidence (the rule: `sdk/wait/settle.ts`). */
 function settlingText(rule: SettleRule): string {
@@ -11,12 +12,25 @@ function settlingText(rule: SettleRule): string {
   );
 }
 
+/** `12 s`, `3 m 5 s`, `10 m`: the compact form a row has room for. */
+export function shortDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return s % 60 === 0 ? `${m} m` : `${m} m ${s % 60} s`;
+}
+
 export interface ProgressOptions {
-  /** Where lines go. @default console.log (the dynamic provider host passes it to the engine's output) */
+  /**
+   * The engine's log: statuses on each resource's own row, warnings under Diagnostics (the
+   * dynamic provider process). Without it, lines go to `write`.
+   */
+  engine?: EngineLog;
+  /** Where lines go without `engine`. @default console.log */
   write?: (line: string) => void;
-  /** Interval of the summary line while anything is being awaited. @default 10000 (10 s) */
+  /** Interval of the summary (and, with `engine`, of each row's elapsed time). @default 10000 (10 s); 5000 with `engine` */
   summaryEveryMs?: number;
-  /** Above this many waits at once, per-workload lines stop and only summaries are written. @default 20 */
+  /** Above this many waits at once, per-workload lines stop and only summaries are written (lines only). @default 20 */
   maxDetailed?: number;
   /** @default the system clock */
   clock?: Clock;
@@ -24,87 +38,105 @@ export interface ProgressOptions {
 
 export const DEFAULT_PROGRESS_OPTIONS = Object.freeze({
   summaryEveryMs: 10 * 1000, // 10 s
+  engineTickMs: 5 * 1000, // 5 s
   maxDetailed: 20,
 });
 
 interface Wait {
   label: string;
+  goal: string;
+  urn: string | undefined;
+  timeoutMs: number;
   phase: string;
+  /** The service's message about the phase, for the row. */
+  detail?: string;
   started: number;
   /** The last error of reads that keep failing; cleared by the next record. */
   readError?: string;
+  settlingSaid?: boolean;
 }
 
 /** One wait being reported; `end` it however the wait ends. */
 export interface ProgressHandle {
   report(progress: WaitProgress): void;
-  end(): void;
+  /** Resolves once the wait's row is cleared (at most `END_GRACE_MS` later): before the step's outcome shows. */
+  end(): Promise<void>;
 }
 
+/** How long ending a wait waits for the engine to clear its row. */
+const END_GRACE_MS = 500;
+
 /**
- * Turns the waiter's progress into lines a user reads during `pulumi up`, throttled so that a
- * stack waiting for hundreds of workloads does not flood the output:
- * - a line when a wait begins (what is awaited, for how long at most) and one per phase change,
- *   while at most `maxDetailed` waits run at once;
- * - every `summaryEveryMs` while anything is awaited, one summary line: how many, per phase,
- *   and the longest wait.
- * One reporter serves the whole provider process (every dynamic resource of a deployment).
+ * Turns the waiter's progress into what a user reads during `pulumi up`. One reporter serves the
+ * whole provider process (every dynamic resource of a deployment).
+ *
+ * With the engine's log (the provider process): each wait's status on its resource's own row,
+ * replaced as it changes and every few seconds (`Provisioning, 12 s of 10 m`); a summary of all
+ * waits on the Stack row; under Diagnostics only what a user must read after the run (warnings
+ * such as a settled wait or an interrupted create taken over). Nothing per poll, nothing twice.
+ *
+ * Without it (tests, a program), lines, throttled so that hundreds of waits do not flood them: one
+ * when a wait begins and one per phase change while at most `maxDetailed` waits run at once, and
+ * a summary line every `summaryEveryMs`.
  */
 export class ProgressReporter {
+  private readonly engine: EngineLog | undefined;
   private readonly write: (line: string) => void;
   private readonly clock: Clock;
-  private readonly summaryEveryMs: number;
+  private readonly tickMs: number;
   private readonly maxDetailed: number;
   private readonly waits = new Set<Wait>();
   private timer: TimerHandle | undefined;
 
   constructor(options: ProgressOptions = {}) {
+    this.engine = options.engine;
     this.write = options.write ?? ((line) => console.log(line));
     this.clock = options.clock ?? systemClock;
-    this.summaryEveryMs = options.summaryEveryMs ?? DEFAULT_PROGRESS_OPTIONS.summaryEveryMs;
+    this.tickMs =
+      options.summaryEveryMs ??
+      (this.engine ? DEFAULT_PROGRESS_OPTIONS.engineTickMs : DEFAULT_PROGRESS_OPTIONS.summaryEveryMs);
     this.maxDetailed = options.maxDetailed ?? DEFAULT_PROGRESS_OPTIONS.maxDetailed;
   }
 
-  /** One line the user should read whatever the number of waits: a takeover, what a planned change will do. */
-  note(text: string): void {
-    this.line(text);
+  /**
+   * What a user must read after the run, once (a takeover, a replacement that loses data, what a
+   * planned change does): a warning when `text` starts with `warning: `. `urn`: the resource's.
+   */
+  note(text: string, urn?: string): void {
+    if (!this.engine) return this.line(text);
+    const warning = text.startsWith("warning: ");
+    this.engine.diagnostic(urn, warning ? "warning" : "info", warning ? text.slice("warning: ".length) : text);
   }
 
-  /** `label`: `vm-ubuntu web in workspace demo`; `goal`: `to be ready`. */
-  begin(label: string, goal: string, timeoutMs: number): ProgressHandle {
-    const wait: Wait = { label, phase: "waiting", started: this.clock.now() };
+  /** Progress that is stale once replaced (a call retrying): the resource's row, or a line. */
+  status(text: string, urn?: string): void {
+    if (this.engine) void this.engine.status(urn, text);
+    else this.line(text);
+  }
+
+  /** `label`: `vm-ubuntu web in workspace demo`; `goal`: `to be ready`; `urn`: the resource's, when known. */
+  begin(label: string, goal: string, timeoutMs: number, urn?: string): ProgressHandle {
+    const wait: Wait = { label, goal, urn, timeoutMs, phase: "waiting", started: this.clock.now() };
     this.waits.add(wait);
-    if (this.detailed()) this.line(`waiting up to ${formatDuration(timeoutMs)} for ${label} ${goal}`);
+    // On a row, the first record (a moment away) says more than "waiting"; the tick covers a slow one.
+    if (!this.engine && this.detailed()) this.line(`waiting up to ${formatDuration(timeoutMs)} for ${label} ${goal}`);
     this.schedule();
     return {
-      report: (p) => {
-        if (p.readError) {
-          wait.phase = `${p.phase}, status unreadable`;
-          wait.readError = p.readError.message;
-          if (this.detailed())
-            this.line(
-              `${label}: cannot read its status for ${formatDuration(p.readError.sinceMs)} (the service does not answer as it should: ${p.readError.message}); still waiting, up to ${formatDuration(timeoutMs)} in all`,
-            );
-          return;
-        }
-        wait.readError = undefined;
-        const phase = p.settling ? `${p.phase}, settling` : p.phase;
-        if (phase === wait.phase) return;
-        wait.phase = phase;
-        if (!this.detailed()) return;
-        if (p.settling)
-          this.line(`${label}: ${p.phase} after ${formatDuration(p.elapsedMs)}, ${settlingText(p.settling.rule)}`);
-        else
-          this.line(`${label}: ${p.phase}${p.message ? ` (${p.message})` : ""} after ${formatDuration(p.elapsedMs)}`);
-      },
-      end: () => {
+      report: (p) => this.report(wait, p),
+      end: async () => {
         this.waits.delete(wait);
         if (this.waits.size === 0) this.stop();
+        if (!this.engine) return;
+        // The step's own outcome (created, updated, failed) replaces the wait's status.
+        let timer: TimerHandle | undefined;
+        const grace = new Promise<void>((r) => (timer = this.clock.setTimeout(r, END_GRACE_MS)));
+        await Promise.race([this.engine.status(wait.urn, ""), grace]);
+        this.clock.clearTimeout(timer);
       },
     };
   }
 
-  /** The summary line now (also written on the timer). */
+  /** The summary now (also written on the timer). */
   summary(): string | undefined {
     if (this.waits.size === 0) return undefined;
     const now = this.clock.now();
@@ -124,6 +156,43 @@ export class ProgressReporter {
     return `still waiting for ${n} workload${n === 1 ? "" : "s"} (${phases}); longest: ${longest!.label}, ${formatDuration(now - longest!.started)}${lastError}`;
   }
 
+  private report(wait: Wait, p: WaitProgress): void {
+    if (p.readError) {
+      wait.phase = `${p.phase}, status unreadable`;
+      wait.readError = p.readError.message;
+      const text = `cannot read its status for ${formatDuration(p.readError.sinceMs)} (the service does not answer as it should: ${p.readError.message}); still waiting, up to ${formatDuration(wait.timeoutMs)} in all`;
+      if (this.engine) void this.engine.status(wait.urn, text);
+      else if (this.detailed()) this.line(`${wait.label}: ${text}`);
+      return;
+    }
+    wait.readError = undefined;
+    const phase = p.settling ? `${p.phase}, settling` : p.phase;
+    if (phase === wait.phase) return;
+    wait.phase = phase;
+    wait.detail = p.settling ? undefined : p.message;
+    if (this.engine) {
+      this.showRow(wait);
+      // Accepted without evidence is worth reading after the run: once per wait.
+      if (p.settling && !wait.settlingSaid) {
+        wait.settlingSaid = true;
+        this.engine.diagnostic(wait.urn, "warning", `${wait.label}: ${p.phase}, ${settlingText(p.settling.rule)}`);
+      }
+      return;
+    }
+    if (!this.detailed()) return;
+    if (p.settling)
+      this.line(`${wait.label}: ${p.phase} after ${formatDuration(p.elapsedMs)}, ${settlingText(p.settling.rule)}`);
+    else
+      this.line(`${wait.label}: ${p.phase}${p.message ? ` (${p.message})` : ""} after ${formatDuration(p.elapsedMs)}`);
+  }
+
+  /** `waiting to be ready: Provisioning, 12 s of 10 m` on the wait's row. */
+  private showRow(wait: Wait): void {
+    const elapsed = shortDuration(this.clock.now() - wait.started);
+    const phase = wait.detail ? `${wait.phase} (${wait.detail})` : wait.phase;
+    void this.engine?.status(wait.urn, `${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`);
+  }
+
   private detailed(): boolean {
     return this.waits.size <= this.maxDetailed;
   }
@@ -136,15 +205,22 @@ export class ProgressReporter {
     }
   }
 
+  private tick(): void {
+    const s = this.summary();
+    if (s === undefined) return;
+    if (!this.engine) return this.line(s);
+    for (const w of this.waits) if (w.readError === undefined) this.showRow(w);
+    void this.engine.status(undefined, `wws: ${s}`);
+  }
+
   private schedule(): void {
     if (this.timer !== undefined) return;
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
-      const s = this.summary();
-      if (s === undefined) return;
-      this.line(s);
+      if (this.waits.size === 0) return;
+      this.tick();
       this.schedule();
-    }, this.summaryEveryMs);
+    }, this.tickMs);
     // Never keep the provider process alive for a summary.
     (this.timer as { unref?: () => void } | undefined)?.unref?.();
   }
@@ -152,5 +228,6 @@ export class ProgressReporter {
   private stop(): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    void this.engine?.status(undefined, "");
   }
 }

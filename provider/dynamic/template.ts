@@ -22,7 +22,10 @@ import type { ProviderImpl } from "./types";
  * own); a template create is still sent once unless it provably never left (sdk/retry.ts).
  */
 const TEMPLATE_CALL_BUDGET_MS = 5 * 60 * 1000; // 5 min
-const within = (ctx: ManagedContext): { deadline: number } => ({ deadline: ctx.now() + TEMPLATE_CALL_BUDGET_MS });
+const within = (ctx: ManagedContext): { deadline: number; signal: AbortSignal } => ({
+  deadline: ctx.now() + TEMPLATE_CALL_BUDGET_MS,
+  signal: ctx.cancelled,
+});
 
 /** There is no template update: any of these changed means a new template. */
 const TEMPLATE_REPLACE_KEYS = [...TEMPLATE_FIELDS, "workspace"];

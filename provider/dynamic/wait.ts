@@ -23,6 +23,7 @@ export async function awaitWorkload(
     `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
     describeWaitGoal(until, adminReady),
     timeoutMs,
+    ctx.declarations.urnOf(client.baseUrl, client.workspace, m.identity.workloadId),
   );
   try {
     return await waitForWorkload(client, m.identity.workloadId, {
@@ -31,9 +32,10 @@ export async function awaitWorkload(
       adminReady,
       timeoutMs,
       since,
+      signal: ctx.cancelled,
       onProgress: (p) => handle.report(p),
     });
   } finally {
-    handle.end();
+    await handle.end();
   }
 }

@@ -85,8 +85,12 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
    */
   const within = (m: WorkloadModel, op: TimeoutOperation): CallOptions => ({
     deadline: ctx.now() + m.options.timeoutMs[op],
-    onRetry: noteRetries(ctx, `${op} of ${describeWorkload(m.identity)}`),
+    signal: ctx.cancelled,
+    onRetry: noteRetries(ctx, `${op} of ${describeWorkload(m.identity)}`, urnOf(m)),
   });
+  /** The URN `check` saw for the workload of `m`, for progress on its row. */
+  const urnOf = (m: WorkloadModel): string | undefined =>
+    ctx.declarations.urnOf(String(m.connection.baseUrl), String(m.connection.workspace), m.identity.workloadId);
 
   /** Waits for readiness after an accepted request, and gives the outputs; a failed wait keeps the resource, with init errors. */
   async function settle(
@@ -104,8 +108,14 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         : await client.getStatus(workloadId);
       return writeWorkload(recorded(m, status));
     } catch (err) {
-      const last = lastStatusOf(err) ?? (await statusOrUndefined(client, workloadId).catch(() => undefined));
-      const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      // Cancelled (Ctrl-C): no more requests, the run is ending; the next `up` reads and waits.
+      const cancelled = ctx.cancelled.aborted;
+      const last =
+        lastStatusOf(err) ??
+        (cancelled ? undefined : await statusOrUndefined(client, workloadId).catch(() => undefined));
+      const why = cancelled
+        ? "the run was cancelled (Ctrl-C) while it waited"
+        : (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
       // A Failed workload stays Failed until something changes; a slow one may still get there.
       const next =
         err instanceof WorkloadFailedError
@@ -140,12 +150,13 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const changes = classifyWorkloadChanges(olds, news);
       const replacement = databaseReplacement(changes, olds, news);
       if (replacement && !replacement.allowed) throw replacement.error;
-      if (replacement?.allowed) ctx.progress.note(replacement.warning);
+      if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(parseWorkload(news)));
       const result = diffOfChanges(changes, olds);
       // The engine's detailed diff shows `restartTrigger` as an update like any option: say what it does.
       if (result.replaces.length === 0 && changes.restart) {
         ctx.progress.note(
           `${describeWorkload(parseWorkload(news).identity)}: restartTrigger changed, so the update restarts it (one restart call, then a wait)`,
+          urnOf(parseWorkload(news)),
         );
       }
       return result;
@@ -165,7 +176,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const declaredRuns = previous !== undefined && (await runsDeclaredSpec(client, m, call));
         if (previous && !m.options.adopt) {
           if (!declaredRuns) throw new Error(alreadyExistsMessage(conn.workspace, id, previous));
-          ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace));
+          ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace), urnOf(m));
         } else if (declaredRuns) {
           // Adopting a workload that already runs the declared spec sends nothing: an upsert
           // would start a new generation and provision it again.

@@ -1,3 +1,4 @@
+import type { EngineLog } from "../../provider/dynamic/engine-log";
 import { ProgressReporter } from "../../provider/dynamic/progress";
 import type { Clock, WorkloadStatus } from "../../sdk";
 
@@ -83,5 +84,67 @@ describe("ProgressReporter", () => {
       clock: new FakeClock(),
     });
     expect(() => r.begin("x", "to be ready", 1000).report(progress("Pending", 1))).not.toThrow();
+  });
+});
+
+describe("ProgressReporter on the engine's log", () => {
+  type Sent = { kind: "status" | "info" | "warning"; urn: string | undefined; text: string };
+  function engine(): { sent: Sent[]; log: EngineLog } {
+    const sent: Sent[] = [];
+    return {
+      sent,
+      log: {
+        status: async (urn, text) => void sent.push({ kind: "status", urn, text }),
+        diagnostic: (urn, severity, text) => void sent.push({ kind: severity, urn, text }),
+        close: () => undefined,
+      },
+    };
+  }
+  const URN = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:Pod::web";
+
+  it("should put each wait's status on its own row, ticking, and clear it when the wait ends", async () => {
+    const e = engine();
+    const clock = new FakeClock();
+    const r = new ProgressReporter({ engine: e.log, clock });
+    const h = r.begin("pod web in workspace demo", "to be ready", 600_000, URN);
+    h.report(progress("Pending", 10));
+    h.report(progress("Pending", 20)); // unchanged: nothing sent
+    clock.advance(12_000);
+    h.report(progress("Provisioning", 12_000, "pulling image"));
+    await h.end();
+    const row = e.sent.filter((s) => s.urn === URN);
+    expect(row).toEqual([
+      { kind: "status", urn: URN, text: "to be ready: Pending, 0 s of 10 m" },
+      { kind: "status", urn: URN, text: "to be ready: Pending, 5 s of 10 m" },
+      { kind: "status", urn: URN, text: "to be ready: Pending, 10 s of 10 m" },
+      { kind: "status", urn: URN, text: "to be ready: Provisioning (pulling image), 12 s of 10 m" },
+      { kind: "status", urn: URN, text: "" },
+    ]);
+    // The summary goes to the Stack row, as a status too: nothing lands under Diagnostics.
+    expect(e.sent.filter((s) => s.urn === undefined && s.text !== "")[0]).toMatchObject({
+      kind: "status",
+      text: expect.stringMatching(/^wws: still waiting for 1 workload \(1 Pending\)/),
+    });
+    expect(e.sent.filter((s) => s.kind !== "status")).toEqual([]);
+  });
+
+  it("should keep warnings under Diagnostics, once, on the resource", () => {
+    const e = engine();
+    const r = new ProgressReporter({ engine: e.log, clock: new FakeClock() });
+    r.note("warning: pod web already exists ... taken over", URN);
+    r.note("pod web: restartTrigger changed, so the update restarts it", URN);
+    const h = r.begin("pod web in workspace demo", "to be ready", 600_000, URN);
+    const rule = { quietMs: 500, minMs: 2000, maxMs: 10_000 };
+    h.report({ ...progress("Running", 2100), settling: { settleAt: 0, rule } });
+    h.report({ ...progress("Running", 2200), settling: { settleAt: 0, rule } });
+    expect(e.sent.filter((s) => s.kind !== "status")).toEqual([
+      { kind: "warning", urn: URN, text: "pod web already exists ... taken over" },
+      { kind: "info", urn: URN, text: "pod web: restartTrigger changed, so the update restarts it" },
+      {
+        kind: "warning",
+        urn: URN,
+        text: expect.stringMatching(/^pod web in workspace demo: Running, but the service shows no evidence/),
+      },
+    ]);
   });
 });

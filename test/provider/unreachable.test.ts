@@ -67,7 +67,8 @@ describe("a service that stops answering", () => {
     const ctx = createContext({
       env: { WWS_BASE_URL: `http://127.0.0.1:${await closedPort()}`, WWS_WORKSPACE: "demo", WWS_API_KEY: KEY },
       progress: { write: (l) => lines.push(l) },
-      client: { retry: { neverAnsweredGiveUpMs: 5_000 } },
+      // Attempts at least every second, so that the note after 3 s cannot fall between two.
+      client: { retry: { neverAnsweredGiveUpMs: 6_000, maxDelayMs: 1_000 } },
     });
     const provider = createWorkloadProvider(ctx);
     const started = Date.now();

@@ -1,0 +1,127 @@
+/**
+ * What `pulumi up` shows, and one Ctrl-C, through the real CLI and the language host on PATH (run
+ * this file with the official `pulumi-language-nodejs` first on PATH to check that host too):
+ * - each wait's status is on its own workload's row (an ephemeral engine log event on its URN),
+ *   never a diagnostic on the Stack, and a plain create leaves no Diagnostics section;
+ * - one SIGINT ends `up` within 15 s: the provider hears the engine's Cancel, its waits end,
+ *   every accepted workload stays in the state (with init errors), no provider process is left,
+ *   and the next `up` converges.
+ */
+import { fileProgramStack, ownPulumiChildren, runOp, sleep, startRestartableService } from "./cli-helpers";
+import type { RestartableService } from "./cli-helpers";
+import { ensureBuilt } from "../e2e/harness";
+import { providerProcessesOf, untilGone } from "./process-tree";
+
+jest.setTimeout(4 * 60_000);
+const OP_TIMEOUT_MS = 120_000;
+/** The promise of the issue: one Ctrl-C ends the run within about 15 s. */
+const SIGINT_EXIT_BOUND_MS = 15_000;
+
+let service: RestartableService;
+const figures: string[] = [];
+const cleanups: Array<() => void> = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  // Each phase step takes 300 ms: a wait lasts long enough to be seen on its row.
+  service = await startRestartableService({ prefix: "relprog", count: 2, service: { reconcileMs: 300 } });
+});
+
+afterAll(async () => {
+  await service?.ctl.resumeReconciler().catch(() => undefined);
+  for (const c of cleanups) c();
+  await service?.close();
+  console.log(`progress and Ctrl-C:\n${figures.join("\n")}`);
+});
+
+async function podsStack(count: number) {
+  const ws = service.workspace();
+  const file = await fileProgramStack("wws-rel-progress");
+  cleanups.push(file.cleanup);
+  await file.stack.setAllConfig({
+    "wws:baseUrl": { value: service.url },
+    "wws:workspace": { value: ws.name },
+    "wws:apiKey": { value: ws.apiKey, secret: true },
+  });
+  file.setProgram(
+    `const wws = require("pulumi-wws");\nfor (let i = 1; i <= ${count}; i++) new wws.Pod("p" + i, { image: "nginx" });\n`,
+  );
+  return { ...file, ws, client: service.client(ws.name) };
+}
+
+interface DiagEvent {
+  urn?: string;
+  message: string;
+  severity: string;
+  ephemeral?: boolean;
+}
+const diagnosticsOf = (events: string[]): DiagEvent[] =>
+  events
+    .map((e) => JSON.parse(e) as { diagnosticEvent?: DiagEvent })
+    .flatMap((e) => (e.diagnosticEvent ? [e.diagnosticEvent] : []));
+
+describe("pulumi up of workloads", () => {
+  it("should show each wait on its workload's own row, and leave Diagnostics empty", async () => {
+    const s = await podsStack(10);
+    const up = await runOp(s.stack, "up", OP_TIMEOUT_MS);
+    expect(up.ok).toBe(true);
+    const diags = diagnosticsOf(up.events);
+    const onRows = diags.filter((d) => d.urn?.endsWith("pulumi-nodejs:dynamic/wws:Pod::p3"));
+    expect(onRows.length).toBeGreaterThan(0);
+    expect(onRows.every((d) => d.ephemeral === true)).toBe(true);
+    expect(onRows.map((d) => d.message).join("\n")).toMatch(/to be ready: (Pending|Provisioning), \d+ s of 10 m/);
+    // Nothing of ours as a lasting diagnostic: no Stack line per wait, nothing repeated at the end.
+    const lasting = diags.filter((d) => d.severity !== "debug" && !d.ephemeral);
+    expect(lasting.filter((d) => /wws|waiting|Running/.test(d.message))).toEqual([]);
+    expect(up.stdout).not.toContain("Diagnostics:");
+    const lines = up.stdout.split("\n").filter((l) => l.trim() !== "").length;
+    const ours = diags.filter((d) => d.ephemeral).length;
+    figures.push(
+      `pulumi up of 10 pods: ${lines} lines of output; ${ours} ephemeral status events, ${lasting.length} lasting`,
+    );
+  });
+
+  it("should end on one Ctrl-C within 15 s, keep every accepted workload, leave no process, and converge on the next up", async () => {
+    const s = await podsStack(3);
+    await service.ctl.pauseReconciler(); // the pods stay Pending: every wait is in flight
+    try {
+      const abort = new AbortController();
+      let output = "";
+      const running = s.stack.up({ signal: abort.signal, onOutput: (t) => (output += t) }).then(
+        () => "finished",
+        (err: unknown) => `failed: ${String(err)}`,
+      );
+      const deadline = Date.now() + 60_000;
+      while ((await s.client.getSpec()).workloads.length < 3) {
+        if (Date.now() > deadline) throw new Error(`the creates were never accepted:\n${output}`);
+        await sleep(100);
+      }
+      await sleep(1_000); // the waits have begun
+      const [cli] = ownPulumiChildren();
+      const providers = providerProcessesOf(cli);
+      expect(providers.length).toBeGreaterThan(0);
+      const interrupted = Date.now();
+      abort.abort(); // the Automation API's abort: one SIGINT to the CLI, as one Ctrl-C
+      const outcome = await running;
+      const tookMs = Date.now() - interrupted;
+      figures.push(`one SIGINT during the waits of 3 creates: pulumi exited after ${tookMs} ms`);
+      expect(outcome).toMatch(/^failed/);
+      expect(tookMs).toBeLessThan(SIGINT_EXIT_BOUND_MS);
+      expect(output).toMatch(/cancelled \(Ctrl-C\) while it waited/);
+      expect(await untilGone(providers, 5_000)).toBeDefined();
+      const state = await s.stack.exportStack();
+      const pods = (
+        (state.deployment.resources ?? []) as Array<{ type: string; id?: string; initErrors?: string[] }>
+      ).filter((r) => r.type.endsWith("wws:Pod"));
+      expect(pods.map((p) => p.id).sort()).toEqual(["p1", "p2", "p3"].map((id) => `${s.ws.name}/${id}`));
+      expect(pods.every((p) => (p.initErrors ?? []).length > 0)).toBe(true);
+    } finally {
+      await service.ctl.resumeReconciler();
+    }
+    const rerun = await runOp(s.stack, "up", OP_TIMEOUT_MS);
+    expect(rerun.ok).toBe(true);
+    const spec = await s.client.getSpec();
+    expect(spec.workloads.map((w) => w.id).sort()).toEqual(["p1", "p2", "p3"]);
+    for (const id of ["p1", "p2", "p3"]) expect((await s.client.getStatus(id)).phase).toBe("Running");
+  });
+});
