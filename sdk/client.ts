@@ -94,14 +94,16 @@ export class WorkspaceClient {
 
   /**
    * `POST …/workloads/{id}/restart`. Not idempotent (each call restarts once more), so it is
-   * retried only when the request provably never reached the service (connection refused).
+   * retried only when the service provably did not act on it: connection refused, or refused with
+   * 429/503. Any other failure after sending leaves the outcome unknown: read the status back
+   * (`restartCount`, `generation`, phase) before trying again.
    */
   restartWorkload(id: string, options?: CallOptions): Promise<RestartResponse> {
     return this.call(options, {
       method: "POST",
       path: `${this.workloadPath(id)}/restart`,
       schema: RestartResponse,
-      policy: "unsent-only",
+      policy: "unprocessed-only",
       operation: `restart workload ${id} in workspace ${this.workspace}`,
     });
   }
@@ -125,7 +127,8 @@ export class WorkspaceClient {
 
   /**
    * `POST …/templates` (201). Not idempotent: the service generates the id, so a repeat would
-   * save a second template. Retried only when the request provably never reached the service.
+   * save a second template. Retried only when the service provably did not act on it (connection
+   * refused, 429, 503); after any other failure, list the templates before trying again.
    */
   createTemplate(body: TemplateCreate, options?: CallOptions): Promise<SavedTemplate> {
     return this.call(options, {
@@ -133,7 +136,7 @@ export class WorkspaceClient {
       path: `${this.tenantPath()}/templates`,
       body,
       schema: SavedTemplate,
-      policy: "unsent-only",
+      policy: "unprocessed-only",
       operation: `create template ${body?.name ?? ""} in workspace ${this.workspace}`,
     });
   }

@@ -30,10 +30,13 @@ export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
 /**
  * How safe a call is to send twice:
  * - `idempotent`: repeating it leaves the same state (GET, DELETE, the workload upsert);
- * - `unsent-only`: repeating it could act twice (restart, template create); retried only when the
- *   request provably never reached the service.
+ * - `unprocessed-only`: repeating it could act twice (restart, template create); retried only when
+ *   the service provably did not act on it: the request never reached it (connection refused), or
+ *   it refused it with 429 or 503 (the contract's "rate limited" and "unavailable": not processed).
+ *   An outcome that is unknown (a timeout, a reset after sending, another 5xx) is thrown for the
+ *   caller to read back before it tries again.
  */
-export type RetryPolicy = "idempotent" | "unsent-only";
+export type RetryPolicy = "idempotent" | "unprocessed-only";
 
 export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
 
@@ -84,8 +87,11 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   if (error instanceof ConnectionError && input.neverAnswered && elapsedMs >= options.neverAnsweredGiveUpMs)
     return { retry: false, reason: "the service never answered" };
 
-  // A call that must not run twice is repeated only when the service cannot have seen it.
-  if (policy === "unsent-only" && !neverSent) return { retry: false, reason: "not safe to repeat once sent" };
+  // A call that must not run twice is repeated only when the service did not act on it: it never
+  // saw it, or refused it (429, 503: not processed).
+  const refused = error instanceof HttpError && (error.status === 429 || error.status === 503);
+  if (policy === "unprocessed-only" && !neverSent && !refused)
+    return { retry: false, reason: "not safe to repeat once sent" };
 
   // The same request would fail the same way: most 4xx, 501, a body we cannot read (transient.ts).
   if (!isTransientFailure(error))

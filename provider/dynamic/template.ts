@@ -6,6 +6,7 @@ import {
   type WorkspaceClient,
 } from "../../sdk";
 import { reachService } from "./check-live";
+import { createTemplateOnce } from "./read-back";
 import { checkTemplate } from "./check-template";
 import { requireConnection } from "./connection";
 import { connected } from "./connected";
@@ -129,7 +130,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         const t =
           typeof inputs.adoptId === "string"
             ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
-            : await client.createTemplate(bodyOf(inputs), call);
+            : await createTemplateOnce(client, bodyOf(inputs), call, ctx.now);
         // The declared config is kept (the service strips only passwords, which check refuses).
         const outs: Props = {
           ...inputs,

@@ -19,6 +19,7 @@ import { CredentialVault } from "./credentials-digest";
 import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec } from "./own-create";
 import { checkAgainstService } from "./check-live";
 import { noteRetries } from "./retry-notes";
+import { restartOnce } from "./read-back";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
 import { declaredTwice } from "./declarations";
@@ -83,7 +84,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
    * The calls of one operation retry transient failures (429, 503, dropped connections) until the
    * operation's deadline, its timeout (see `timeouts.ts`) from now, honouring `Retry-After`.
    */
-  const within = (m: WorkloadModel, op: TimeoutOperation): CallOptions => ({
+  const within = (m: WorkloadModel, op: TimeoutOperation): CallOptions & { deadline: number } => ({
     deadline: ctx.now() + m.options.timeoutMs[op],
     signal: ctx.cancelled,
     onRetry: noteRetries(ctx, `${op} of ${describeWorkload(m.identity)}`, urnOf(m)),
@@ -140,7 +141,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
-          return { inputs: credentials.seal(inputs), failures };
+          return { inputs: await credentials.seal(inputs), failures };
         },
       );
     },
@@ -247,7 +248,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const requestedAt = ctx.now();
         if (changes.updates.length > 0)
           await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
-        if (changes.restart) await client.restartWorkload(workloadId, call);
+        if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
         return {
           outs: await settle(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {
             previous,

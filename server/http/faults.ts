@@ -20,13 +20,21 @@ export const FaultConfig = z.strictObject({
   pathPrefix: z.string().startsWith("/v1").optional(),
   /** At most this many faulted answers, then error injection stops (latency stays). @default unlimited */
   maxFaults: z.number().int().min(0).optional(),
+  /**
+   * Faulted requests are handled, then their connection is closed instead of the answer: the
+   * client cannot know the outcome (a reset after sending). @default false: answered with an error, not handled
+   */
+  dropAnswer: z.boolean().optional(),
 });
 export type FaultConfig = z.infer<typeof FaultConfig>;
 
 const DEFAULT_ERROR_STATUSES = [503, 429];
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-/** Fault injection for `/v1` requests; a faulted request is never handled, so state stays as it was. */
+/**
+ * Fault injection for `/v1` requests. A faulted request is never handled, so state stays as it
+ * was; or, with `dropAnswer`, handled and its answer dropped.
+ */
 export class Faults {
   private config: FaultConfig | undefined;
   private faulted = 0;
@@ -44,8 +52,8 @@ export class Faults {
     return this.config;
   }
 
-  /** Waits the configured latency, then returns the error to answer with, if any. */
-  async apply(path: string, random: () => number = Math.random): Promise<ErrorReply | undefined> {
+  /** Waits the configured latency, then returns the error to answer with, or "drop-answer", if any. */
+  async apply(path: string, random: () => number = Math.random): Promise<ErrorReply | "drop-answer" | undefined> {
     const c = this.config;
     if (c === undefined || !path.startsWith(c.pathPrefix ?? "/v1")) return undefined;
     const delay = Array.isArray(c.latencyMs)
@@ -55,6 +63,7 @@ export class Faults {
     if (!c.errorRate || random() >= c.errorRate) return undefined;
     if (c.maxFaults !== undefined && this.faulted >= c.maxFaults) return undefined;
     this.faulted++;
+    if (c.dropAnswer) return "drop-answer";
     const statuses = c.errorStatuses ?? DEFAULT_ERROR_STATUSES;
     const status = statuses[Math.floor(random() * statuses.length)];
     const retryAfter = String(c.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);

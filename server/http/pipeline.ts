@@ -95,7 +95,8 @@ export function createRequestHandler(
       if (match.route) routeName = match.route.pattern;
       if (path.startsWith("/v1/") || path === "/v1") {
         const fault = await ctx.faults.apply(path);
-        if (fault) throw fault;
+        if (fault === "drop-answer") res.end = (() => res.destroy()) as unknown as typeof res.end;
+        else if (fault) throw fault;
       }
       if (!match.route) {
         if (match.allow.length > 0) {

@@ -190,13 +190,24 @@ describe("WorkspaceClient", () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it("should not retry a restart or a template create once sent", async () => {
-    handler = (_m, _u, res) => fail(res, 503, "unavailable", { "retry-after": "0" });
-    await expect(client.restartWorkload("web")).rejects.toThrow(UnavailableError);
-    await expect(client.createTemplate({ name: "t", kind: "pod", config: { pod: {} } })).rejects.toThrow(
-      UnavailableError,
-    );
+  it("should not retry a restart or a template create whose outcome is unknown (a 500 after sending)", async () => {
+    handler = (_m, _u, res) => fail(res, 500, "internal");
+    await expect(client.restartWorkload("web")).rejects.toThrow(ServerError);
+    await expect(client.createTemplate({ name: "t", kind: "pod", config: { pod: {} } })).rejects.toThrow(ServerError);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("should retry a restart or a template create the service refused (429, 503: not processed)", async () => {
+    let n = 0;
+    handler = (m, u, res) =>
+      n++ % 2 === 0
+        ? fail(res, n % 4 === 1 ? 429 : 503, "refused", { "retry-after": "0" })
+        : json(res, ...(routeAnswer(m, u) as [number, unknown]));
+    await expect(client.restartWorkload("web")).resolves.toMatchObject({ status: "restarting" });
+    await expect(client.createTemplate({ name: "t", kind: "pod", config: { pod: {} } })).resolves.toMatchObject({
+      id: "tpl_ab",
+    });
+    expect(server.requests).toHaveLength(4);
   });
 
   it("should retry a restart whose connection was refused", async () => {

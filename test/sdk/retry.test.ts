@@ -100,7 +100,7 @@ describe("shouldRetry", () => {
   });
 
   it("should keep the rule of calls that must not run twice under a deadline", () => {
-    expect(shouldRetry(input({ policy: "unsent-only", remainingMs: 60_000 }))).toEqual({
+    expect(shouldRetry(input({ policy: "unprocessed-only", error: http(500), remainingMs: 60_000 }))).toEqual({
       retry: false,
       reason: "not safe to repeat once sent",
     });
@@ -117,8 +117,8 @@ describe("shouldRetry", () => {
     });
   });
 
-  it("should retry a call that must not run twice only when it never left", () => {
-    const unsent = input({ policy: "unsent-only" });
+  it("should retry a call that must not run twice only when the service did not act on it", () => {
+    const unsent = input({ policy: "unprocessed-only" });
     expect(shouldRetry({ ...unsent, error: new ConnectionError("op", true, new Error("ECONNREFUSED")) })).toMatchObject(
       { retry: true },
     );
@@ -126,8 +126,11 @@ describe("shouldRetry", () => {
       retry: false,
     });
     expect(shouldRetry({ ...unsent, error: new RequestTimeoutError("op", 10) })).toMatchObject({ retry: false });
-    expect(shouldRetry({ ...unsent, error: http(503, "1") })).toMatchObject({ retry: false });
-    expect(shouldRetry({ ...unsent, error: http(429, "1") })).toMatchObject({ retry: false });
+    expect(shouldRetry({ ...unsent, error: http(500) })).toMatchObject({ retry: false });
+    expect(shouldRetry({ ...unsent, error: http(502) })).toMatchObject({ retry: false });
+    // Refused, not processed: safe to send again.
+    expect(shouldRetry({ ...unsent, error: http(503, "1") })).toMatchObject({ retry: true });
+    expect(shouldRetry({ ...unsent, error: http(429, "1") })).toMatchObject({ retry: true });
   });
 
   it("should not retry a body it cannot read", () => {

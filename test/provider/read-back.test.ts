@@ -1,0 +1,43 @@
+/**
+ * Calls that must not run twice (a restart, a template create), against the real local service:
+ * sent again when the service refused them (429, 503), and read back, not blindly repeated, when
+ * the answer was lost after the service acted (the connection dropped instead of the answer).
+ */
+import { change, startHarness, uid, up, type Harness } from "./harness";
+
+jest.setTimeout(30_000);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h?.close());
+afterEach(async () => h.ctl.clearFaults());
+
+async function restartedPod(faults: Parameters<Harness["ctl"]["setFaults"]>[0]): Promise<number> {
+  const id = uid("rb");
+  const { id: rid, outs } = await up(h.workload, { workloadId: id, type: "pod", image: "nginx", restartTrigger: "1" });
+  const before = (await h.client.getStatus(id)).restartCount ?? 0;
+  await h.ctl.setFaults({ ...faults, pathPrefix: `/v1/tenants/demo/workloads/${id}/restart` });
+  await change(h.workload, rid, outs, { workloadId: id, type: "pod", image: "nginx", restartTrigger: "2" });
+  return ((await h.client.getStatus(id)).restartCount ?? 0) - before;
+}
+
+describe("calls that must not run twice", () => {
+  it("should send a restart again when the service refused it with 429 or 503", async () => {
+    expect(await restartedPod({ errorRate: 1, errorStatuses: [429, 503], retryAfterSeconds: 0, maxFaults: 2 })).toBe(1);
+  });
+
+  it("should take a restart whose answer was lost as done, once the status shows it, and restart once", async () => {
+    expect(await restartedPod({ errorRate: 1, dropAnswer: true, maxFaults: 1 })).toBe(1);
+  });
+
+  it("should take a template whose answer was lost from the list, saving one template", async () => {
+    const name = `read-back ${uid("t")}`;
+    await h.ctl.setFaults({ errorRate: 1, dropAnswer: true, maxFaults: 1, pathPrefix: "/v1/tenants/demo/templates" });
+    const { outs } = await up(h.template, { name, kind: "pod", config: { pod: { image: "nginx" } } });
+    await h.ctl.clearFaults();
+    const saved = (await h.client.listTemplates()).filter((t) => t.name === name);
+    expect(saved.map((t) => t.id)).toEqual([outs.templateId]);
+  });
+});
