@@ -1,4 +1,4 @@
-import { scryptSync } from "node:crypto";
+import { scrypt, scryptSync } from "node:crypto";
 import type { Props } from "./props";
 
 /**
@@ -13,6 +13,9 @@ import type { Props } from "./props";
  * with the workload id: stable across runs (a diff compares it with the state's) without a random
  * salt to keep, and costly enough that a digest does not give a password back cheaply. It stays
  * inside `credentials`, which the engine keeps secret in state.
+ *
+ * `check` computes it on libuv's thread pool (`crypto.scrypt`): synchronous scrypt stalled the
+ * provider's only event loop, its waits and event streams, 40-55 ms per VM or database.
  */
 const SCHEME = "scrypt1";
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -27,12 +30,29 @@ export interface Login {
 export const loginOf = (credentials: unknown): Login | undefined =>
   typeof credentials === "object" && credentials !== null ? (credentials as Login) : undefined;
 
-/** The digest of `credentials` (`{username?, password}`), or undefined when there is no password string. */
-export function credentialsDigest(workloadId: string, credentials: unknown): string | undefined {
+/** What is hashed, and with which salt; undefined without a password string. */
+function digestInput(workloadId: string, credentials: unknown): { pair: string; salt: string } | undefined {
   const login = loginOf(credentials);
   if (typeof login?.password !== "string") return undefined;
   const pair = JSON.stringify([typeof login.username === "string" ? login.username : "", login.password]);
-  return `${SCHEME}:${scryptSync(pair, `pulumi-wws/credentials/${workloadId}`, 32, SCRYPT).toString("base64url")}`;
+  return { pair, salt: `pulumi-wws/credentials/${workloadId}` };
+}
+
+/** The digest of `credentials` (`{username?, password}`), or undefined when there is no password string. */
+export function credentialsDigest(workloadId: string, credentials: unknown): string | undefined {
+  const d = digestInput(workloadId, credentials);
+  return d && `${SCHEME}:${scryptSync(d.pair, d.salt, 32, SCRYPT).toString("base64url")}`;
+}
+
+/** `credentialsDigest`, computed off the event loop. */
+export function credentialsDigestAsync(workloadId: string, credentials: unknown): Promise<string | undefined> {
+  const d = digestInput(workloadId, credentials);
+  if (d === undefined) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) =>
+    scrypt(d.pair, d.salt, 32, SCRYPT, (err, key) =>
+      err ? reject(err) : resolve(`${SCHEME}:${key.toString("base64url")}`),
+    ),
+  );
 }
 
 /**
@@ -67,12 +87,15 @@ export function sealCredentials(props: Props): Props {
 export class CredentialVault {
   private readonly logins = new Map<string, Login>();
 
-  /** Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. */
-  seal(inputs: Props): Props {
-    const sealed = sealCredentials(inputs);
-    const digest = digestOf(sealed);
-    if (sealed !== inputs && digest !== undefined) this.logins.set(digest, inputs.credentials as Login);
-    return sealed;
+  /** Seals `inputs` (see `sealCredentials`) off the event loop, keeping their login for `sealedLogin`. */
+  async seal(inputs: Props): Promise<Props> {
+    const login = loginOf(inputs.credentials);
+    const digest = await credentialsDigestAsync(String(inputs.workloadId), login);
+    if (digest === undefined || login === undefined) return inputs;
+    const { password: _password, ...rest } = login;
+    void _password;
+    this.logins.set(digest, login);
+    return { ...inputs, credentials: { ...rest, digest } };
   }
 
   /** The login sealed into `credentials` by this process, if it sealed them. */

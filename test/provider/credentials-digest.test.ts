@@ -52,9 +52,10 @@ describe("credentials compared by digest", () => {
     expect(grown).toMatchObject({ changes: true, replaces: [] });
   });
 
-  it("should give a sealed login back only in the process that sealed it", () => {
+  it("should give a sealed login back only in the process that sealed it, with the digest sealCredentials gives", async () => {
     const vault = new CredentialVault();
-    const sealed = vault.seal(vm(PASSWORD));
+    const sealed = await vault.seal(vm(PASSWORD));
+    expect(sealed).toEqual(sealCredentials(vm(PASSWORD)));
     expect(vault.sealedLogin(sealed.credentials)).toEqual(vm(PASSWORD).credentials);
     expect(new CredentialVault().sealedLogin(sealed.credentials)).toBeUndefined();
   });

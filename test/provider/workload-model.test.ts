@@ -195,10 +195,16 @@ describe("workload model", () => {
     expect(writeWorkload(recorded(m, undefined))).not.toHaveProperty("phase");
   });
 
-  it("should send the password check sealed in this process, and no credentials it did not", () => {
+  it("should send the password check sealed in this process, and no credentials it did not", async () => {
     const vault = new CredentialVault();
     const sealed = parseWorkload(
-      vault.seal({ workloadId: "vm", type: "vm-ubuntu", cpus: 2, image: null, credentials: { password: PASSWORD } }),
+      await vault.seal({
+        workloadId: "vm",
+        type: "vm-ubuntu",
+        cpus: 2,
+        image: null,
+        credentials: { password: PASSWORD },
+      }),
     );
     expect(requestBodyOf(sealed, vault)).toEqual({ id: "vm", cpus: 2, credentials: { password: PASSWORD } });
     expect(requestBodyOf(sealed, new CredentialVault())).toEqual({ id: "vm", cpus: 2 });
