@@ -4,20 +4,12 @@
  * URL where nothing ever answered gives up (after `retry.neverAnsweredGiveUpMs`) with a line of
  * progress on the way, instead of retrying until the ready timeout.
  */
-import * as net from "node:net";
 import { createContext } from "../../provider/dynamic/context";
 import { createWorkloadProvider } from "../../provider/dynamic/workload";
+import { closedPort } from "../support/ports";
 import { KEY, STUB, startHarness, uid, up, type Harness } from "./harness";
 
 jest.setTimeout(60_000);
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** The error `p` rejects with; a resolution fails the test. */
 function failureOf(p: Promise<unknown>): Promise<Error & { id?: string }> {

@@ -6,9 +6,9 @@
  * service changes. The README's first example runs as written.
  */
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as path from "node:path";
 import { ROOT, password, serviceForFile } from "../e2e/harness";
+import { closedPort } from "../support/ports";
 import { errorLines, fileProgramStack, runOp, type OpOutcome } from "./cli-helpers";
 
 jest.setTimeout(180_000);
@@ -23,15 +23,6 @@ function readmeExample(): string {
   return ts
     .replace(/^import \* as (\w+) from "([^"]+)";$/gm, 'const $1 = require("$2");')
     .replace(/^export const (\w+) =/gm, "exports.$1 =");
-}
-
-/** A port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 const service = serviceForFile();
