@@ -192,7 +192,7 @@ async function op(kind: OpKind, what: string): Promise<OpOutcome> {
   for (const e of sdkDebug)
     for (const h of secretHits("debug event", e, SECRETS)) sdkDebugHits.add(h.replace(/ \(.*$/, ""));
   cliOutputs.push(o.stdout, o.stderr, o.error, ...o.events);
-  providerLines += o.events.filter((e) => e.includes("wws: ")).length;
+  providerLines += o.events.filter((e) => e.includes("to be ready: ") || e.includes("wws: ")).length;
   figures.push(`  ${what}: ${kind} ${o.ok ? "succeeded" : "failed"} in ${(o.ms / 1000).toFixed(1)} s`);
   await searchEverywhere(what);
   return o;
@@ -230,8 +230,8 @@ it("should create VMs and databases with passwords from config secrets and plain
   for (const k of ["vmConfigFirst", "vmPlainFirst", "dbConfig", "dbPlain"] as const)
     expect([k, secretsFile().includes(JSON.stringify(SECRETS[k]).slice(1, -1))]).toEqual([k, true]);
   expect(secretHits("service secrets file", secretsFile(), SECRETS).length).toBeGreaterThanOrEqual(4);
-  // The provider's console output reached the CLI (so it was searched).
-  expect(up.events.some((e) => /wws: waiting up to/.test(e))).toBe(true);
+  // The provider's progress (statuses on each workload's row) reached the CLI (so it was searched).
+  expect(up.events.some((e) => /to be ready: \w+, \d+ s of/.test(e))).toBe(true);
   const outputs = await cli(["stack", "output", "--json"]);
   expect(JSON.parse(outputs)).toMatchObject({ vmCredentials: "[secret]", dbPassword: "[secret]" });
 });
