@@ -53,14 +53,16 @@ it(`should converge in ${RUNS} of ${RUNS} runs (create ${WORKLOADS} workloads an
       );
       expect(refused).toBeGreaterThan(0); // the faults were on during this run
       expect(changed.outputs.phases).toEqual(Object.fromEntries(DECLARED.map((d) => [d.id, "Running"])));
-      const spec = await s.client.getSpec();
+      // The test's own reads go through the same faults: they retry until a deadline too.
+      const read = { deadline: Date.now() + 30_000 };
+      const spec = await s.client.getSpec(read);
       expect(spec.workloads.map((w) => [w.id, w.type]).sort()).toEqual(DECLARED.map((d) => [d.id, d.kind]).sort());
       const browsers = spec.workloads.filter((w) => w.type === "browser").map((w) => w.spec.memory);
       expect(new Set(browsers)).toEqual(new Set(["2Gi"]));
       const pods = DECLARED.filter((d) => d.kind === "pod");
-      const restarts = await Promise.all(pods.map(async (p) => (await s.client.getStatus(p.id)).restartCount));
+      const restarts = await Promise.all(pods.map(async (p) => (await s.client.getStatus(p.id, read)).restartCount));
       expect(restarts).toEqual(pods.map(() => 1));
-      expect((await s.client.listTemplates()).map((t) => t.name)).toEqual(["fleet template"]);
+      expect((await s.client.listTemplates(read)).map((t) => t.name)).toEqual(["fleet template"]);
       runs.push(
         `run ${run}: ${(created.ms / 1000).toFixed(1)} s + ${(changed.ms / 1000).toFixed(1)} s, ${refused} of ${after.requests.total - before.requests.total} requests refused`,
       );
