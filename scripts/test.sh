@@ -28,7 +28,9 @@ done
 
 echo "--- jest"
 results="$(mktemp -d)/jest-results.json"
-npx jest --ci --json --outputFile="$results" "$@" || status=1
+# Two workers on this 2-core machine: the CLI suites mostly wait (reconcile steps, Retry-After),
+# and jest's default (cores - 1) ran every file one after another.
+npx jest --ci --maxWorkers=2 --json --outputFile="$results" "$@" || status=1
 
 printf '%s\n' "${check_lines[@]}"
 # A suite that fails before any case runs (a syntax error, a throwing import) counts as one failure.

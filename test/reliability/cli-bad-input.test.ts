@@ -239,7 +239,22 @@ const EXTRA: CliInput[] = [
   },
 ];
 
-const mapped = CORPUS.filter((e) => e.schema !== false).map(fromCorpus);
+/**
+ * One corpus entry per kind (the VM kinds as one) and top-level field: each field's reason is
+ * checked for the whole corpus by test/provider/check.test.ts; through the CLI, one entry per
+ * field shows that the engine reports it, named, and that nothing reaches the service.
+ */
+function onePerField(entries: readonly BadInput[]): BadInput[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    const key = `${e.kind.startsWith("vm") ? "vm" : e.kind}:${e.field.split(/[.[]/)[0]}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const mapped = onePerField(CORPUS.filter((e) => e.schema !== false)).map(fromCorpus);
 const CORPUS_INPUTS = mapped.filter((m): m is CliInput => !("skip" in m));
 const SKIPPED = mapped.filter((m): m is { skip: string; title: string } => "skip" in m);
 const INPUTS: CliInput[] = [...CORPUS_INPUTS, ...EXTRA];
@@ -299,13 +314,13 @@ function naming(o: OpOutcome, field: string): string[] {
 }
 
 describe("the inputs", () => {
-  it("should be at least 60, covering every class, the connection and templates", () => {
+  it("should be at least 45, covering every class, the connection and templates", () => {
     console.log(
       `bad input through \`pulumi preview\`: ${INPUTS.length} inputs (${CORPUS_INPUTS.length} of the ${CORPUS.filter((e) => e.schema !== false).length} corpus entries ` +
         `the schema refuses, ${EXTRA.length} more); by class: ${JSON.stringify(Object.fromEntries([...new Set(INPUTS.map((i) => i.via))].map((v) => [v, INPUTS.filter((i) => i.via === v).length])))}; ` +
         `not expressible as resource arguments: ${SKIPPED.map((s) => `${s.title} (${s.skip})`).join("; ")}`,
     );
-    expect(INPUTS.length).toBeGreaterThanOrEqual(60);
+    expect(INPUTS.length).toBeGreaterThanOrEqual(45);
     expect(new Set(INPUTS.map((i) => i.via))).toEqual(
       new Set(["VirtualMachine", "Pod", "Browser", "Controller", "Database", "Workload", "Template"]),
     );
