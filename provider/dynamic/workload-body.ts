@@ -1,7 +1,7 @@
 import type { CreateBody } from "../../sdk/schemas";
 import { loginOf, type CredentialVault } from "./credentials-digest";
 import type { Props } from "./props";
-import { parseWorkload, specFields, type WorkloadModel } from "./workload-model";
+import { describeWorkload, parseWorkload, specFields, type WorkloadModel } from "./workload-model";
 
 /** The upsert body of `m`: `{id, ...spec, credentials?}`, with `credentials` in place of the stored login. */
 function createBodyOf(m: WorkloadModel, credentials: unknown): CreateBody {
@@ -19,11 +19,16 @@ export function bodyOf(props: Props): CreateBody {
 /**
  * The upsert body to send: the password `check` sealed in this process put back. Credentials
  * still sealed (a digest in place of the password: this process did not `check` them) are left
- * out, and the service keeps the login it has.
+ * out, and the service keeps the login it has; where the request must set them (a create, or new
+ * credentials) that would create or update the workload without them, so it fails instead.
  */
-export function requestBodyOf(m: WorkloadModel, vault: CredentialVault): CreateBody {
+export function requestBodyOf(m: WorkloadModel, vault: CredentialVault, setsCredentials: boolean): CreateBody {
   const credentials = vault.sealedLogin(m.credentials) ?? m.credentials;
   const login = loginOf(credentials);
   const sealedOnly = login !== undefined && login.password === undefined && login.digest !== undefined;
+  if (sealedOnly && setsCredentials)
+    throw new Error(
+      `${describeWorkload(m.identity)}: the password of \`credentials\` is not known to this provider process (its inputs carry only the digest an earlier \`check\` made), so it cannot be sent. Nothing was sent; run \`pulumi up\` again, which checks the inputs and sends the password`,
+    );
   return createBodyOf(m, sealedOnly ? undefined : credentials);
 }

@@ -103,11 +103,13 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     since?: { previous?: WorkloadStatus; requestedAt: number },
   ): Promise<Props> {
     const workloadId = m.identity.workloadId;
+    const outputs = async (status: WorkloadStatus | undefined): Promise<Props> =>
+      writeWorkload(recorded({ ...m, credentials: await credentials.settle(workloadId, m.credentials) }, status));
     try {
       const status = m.options.waitForReady
         ? await awaitWorkload(ctx, client, m, "ready", op, since)
         : await client.getStatus(workloadId);
-      return writeWorkload(recorded(m, status));
+      return await outputs(status);
     } catch (err) {
       // Cancelled (Ctrl-C): no more requests, the run is ending; the next `up` reads and waits.
       const cancelled = ctx.cancelled.aborted;
@@ -125,7 +127,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       throw new ResourceInitError(
         `${describeWorkload(m.identity)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
         resourceId,
-        writeWorkload(recorded(m, last)),
+        await outputs(last),
       );
     }
   }
@@ -141,12 +143,16 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
-          return { inputs: await credentials.seal(inputs), failures };
+          return { inputs: await credentials.seal(inputs, olds.workloadId === undefined), failures };
         },
       );
     },
 
-    async diff(_id, olds, news) {
+    async diff(_id, olds, settledNews) {
+      const news = {
+        ...settledNews,
+        credentials: await credentials.settle(String(settledNews.workloadId), settledNews.credentials),
+      };
       // Classified once: comparing credentials may cost a digest (a 0.1.0 state keeps the password).
       const changes = classifyWorkloadChanges(olds, news);
       const replacement = databaseReplacement(changes, olds, news);
@@ -165,6 +171,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async create(inputs) {
       const declared = parseWorkload(inputs);
+      // The digest the outputs record (a new workload's check left a pending token): computed while the service works.
+      credentials.settle(declared.identity.workloadId, declared.credentials).catch(() => undefined);
       return connected(ctx, declared.connection, secretsOfWorkload(declared), async (conn) => {
         const client = ctx.client(conn);
         const m = connectedTo(declared, conn);
@@ -184,7 +192,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           return { id: resourceId, outs: await settle(client, resourceId, m, "adopted", "create") };
         }
         const requestedAt = ctx.now();
-        await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
+        await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), call);
         // Accepted: from here on the workload exists, and no failure may drop it from the stack.
         const outs = await settle(
           client,
@@ -247,7 +255,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         }
         const requestedAt = ctx.now();
         if (changes.updates.length > 0)
-          await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials), call);
+          await client.upsertWorkload(
+            m.identity.type,
+            requestBodyOf(m, credentials, changes.updates.includes("credentials")),
+            call,
+          );
         if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
         return {
           outs: await settle(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {

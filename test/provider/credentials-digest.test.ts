@@ -1,6 +1,6 @@
 import { diffWorkload } from "../../provider/dynamic/diff-workload";
 import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
-import { PASSWORD, apiRequests, change, startHarness, up, type Harness } from "./harness";
+import { PASSWORD, STUB, apiRequests, change, startHarness, up, type Harness } from "./harness";
 
 const vm = (password: string) => ({
   workloadId: "web",
@@ -54,10 +54,20 @@ describe("credentials compared by digest", () => {
 
   it("should give a sealed login back only in the process that sealed it, with the digest sealCredentials gives", async () => {
     const vault = new CredentialVault();
-    const sealed = await vault.seal(vm(PASSWORD));
+    const sealed = await vault.seal(vm(PASSWORD), false);
     expect(sealed).toEqual(sealCredentials(vm(PASSWORD)));
     expect(vault.sealedLogin(sealed.credentials)).toEqual(vm(PASSWORD).credentials);
     expect(new CredentialVault().sealedLogin(sealed.credentials)).toBeUndefined();
+  });
+
+  it("should seal a new workload's password under a pending token, and settle it to the digest", async () => {
+    const vault = new CredentialVault();
+    const sealed = await vault.seal(vm(PASSWORD), true);
+    expect(JSON.stringify(sealed)).not.toContain(PASSWORD);
+    expect(sealed.credentials).toEqual({ username: "ops", digest: expect.stringMatching(/^pending:/) });
+    expect(vault.sealedLogin(sealed.credentials)).toEqual(vm(PASSWORD).credentials);
+    expect(await vault.settle("web", sealed.credentials)).toEqual(sealCredentials(vm(PASSWORD)).credentials);
+    await expect(new CredentialVault().settle("web", sealed.credentials)).rejects.toThrow(/another provider process/);
   });
 });
 
@@ -75,11 +85,25 @@ describe("workload credentials against the local service", () => {
     expect(JSON.stringify(checked.inputs)).not.toContain(PASSWORD);
     const { id, outs } = await up(h.workload, { ...db(PASSWORD), workloadId: "db-digest" });
     expect(JSON.stringify(outs)).not.toContain(PASSWORD);
+    // A new workload's check digests nothing (a pending token); create records the digest.
+    expect(checked.inputs.credentials).toEqual({ digest: expect.stringMatching(/^pending:/) });
     expect(outs.credentials).toEqual({ digest: credentialsDigest("db-digest", { password: PASSWORD }) });
     // The same password again is no change and sends nothing.
     await h.ctl.resetCounters();
     const same = await change(h.workload, id, outs, { ...db(PASSWORD), workloadId: "db-digest" });
     expect(same.diff.changes).toBe(false);
     expect(await apiRequests(h)).toEqual({});
+  });
+
+  it("should fail a create whose password this process never saw, naming the workload, and send nothing", async () => {
+    // Inputs another process checked: the digest is there, the password is not.
+    const inputs = { ...sealCredentials(vm(PASSWORD)), workloadId: "vm-sealed", __provider: STUB };
+    await h.ctl.resetCounters();
+    await expect(h.workload.create(inputs)).rejects.toThrow(
+      /^vm-ubuntu vm-sealed: the password of `credentials` is not known to this provider process.*run `pulumi up` again/,
+    );
+    const sent = await apiRequests(h);
+    expect(Object.keys(sent).filter((route) => !route.startsWith("GET"))).toEqual([]);
+    expect(await h.client.getStatus("vm-sealed").catch((e: Error) => e.name)).toBe("NotFoundError");
   });
 });
