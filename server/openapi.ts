@@ -1,4 +1,14 @@
-import { ERROR_CODES, EVENT_TYPES, WORKLOAD_TYPES } from "../sdk/schemas";
+import {
+  DNS_LABEL,
+  ERROR_CODES,
+  EVENT_TYPES,
+  TEMPLATE_CONFIG_MAX_BYTES,
+  TEMPLATE_CONFIG_MAX_DEPTH,
+  WORKLOAD_TYPES,
+  isVmType,
+  type WorkloadType,
+} from "../sdk/schemas";
+import { TEMPLATE_ID } from "./routes/params";
 import { EVENT_SCHEMAS, componentSchemas, ref } from "./openapi-schemas";
 
 type Obj = Record<string, unknown>;
@@ -48,101 +58,129 @@ const pathParam = (name: string, schema: Obj, description?: string): Obj => ({
   ...(description !== undefined ? { description } : {}),
   schema,
 });
-const nameParam = pathParam("name", { type: "string" }, "workspace (tenant) name");
-const idParam = pathParam("id", { type: "string" }, "workload id within the workspace");
-const templateIdParam = pathParam("id", { type: "string", pattern: "^tpl_[0-9a-f]+$" });
+const label = { type: "string", pattern: DNS_LABEL.source, maxLength: 63 };
+const nameParam = pathParam("name", label, "workspace (tenant) name: a DNS label");
+const idParam = pathParam("id", label, "workload id within the workspace: a DNS label");
+const templateIdParam = pathParam("id", { type: "string", pattern: TEMPLATE_ID.source }, "template id");
 
-function op(summary: string, parameters: Obj[], responses: Obj, extra: Obj = {}): Obj {
-  return { summary, parameters, responses, ...extra };
+function op(operationId: string, summary: string, parameters: Obj[], responses: Obj, extra: Obj = {}): Obj {
+  return { operationId, summary, parameters, responses, ...extra };
+}
+
+/** The create body of each workload type: one concrete path per type, so each has one schema. */
+function createSchemaOf(type: WorkloadType): string {
+  if (isVmType(type)) return "CreateVm";
+  return `Create${type[0].toUpperCase()}${type.slice(1)}`;
+}
+
+const camel = (type: string): string => type.replace(/(^|-)([a-z])/g, (_, _dash, c: string) => c.toUpperCase());
+
+function createPaths(t: string): Obj {
+  return Object.fromEntries(
+    WORKLOAD_TYPES.map((type) => [
+      `${t}/workloads/${type}`,
+      {
+        post: op(
+          `upsert${camel(type)}`,
+          `Create or update (upsert by body.id) a ${type} workload`,
+          [nameParam],
+          { "202": ok("accepted; poll /status", ref("CreateResponse")), ...errors(400, ...AUTH, 409, 413, 415) },
+          { requestBody: { required: true, content: json(ref(createSchemaOf(type) as "CreateVm")) } },
+        ),
+      },
+    ]),
+  );
 }
 
 function paths(): Obj {
   const t = "/v1/tenants/{name}";
   return {
-    "/healthz": { get: { summary: "Liveness", security: [], responses: { "200": ok("alive", ref("Health")) } } },
-    "/v1/openapi.json": {
+    "/healthz": {
       get: {
-        summary: "This document",
+        operationId: "getHealth",
+        summary: "Liveness",
         security: [],
-        responses: { "200": ok("OpenAPI 3.1 document", { type: "object" }) },
+        responses: { "200": ok("alive", ref("Health")) },
       },
     },
-    [`${t}/workloads/{type}`]: {
-      post: op(
-        "Create or update (upsert by body.id) a workload of the path's type",
-        [
-          nameParam,
-          { name: "type", in: "path", required: true, schema: { type: "string", enum: [...WORKLOAD_TYPES] } },
-        ],
-        { "202": ok("accepted; poll /status", ref("CreateResponse")), ...errors(400, ...AUTH, 409, 413, 415) },
-        {
-          requestBody: {
-            required: true,
-            description: "CreateVm for vm-*, else the body of the path's type",
-            content: json({
-              oneOf: ["CreateVm", "CreatePod", "CreateBrowser", "CreateController", "CreateStorage"].map((n) => ref(n)),
-            }),
-          },
-        },
-      ),
+    "/v1/openapi.json": {
+      get: {
+        operationId: "getOpenApi",
+        summary: "This document",
+        security: [],
+        responses: { "200": ok("OpenAPI 3.1 document", { type: "object" }), ...errors() },
+      },
     },
+    ...createPaths(t),
     [`${t}/workloads/{id}`]: {
-      delete: op("Delete a workload (Deleting, then gone)", [nameParam, idParam], {
+      delete: op("deleteWorkload", "Delete a workload (Deleting, then gone)", [nameParam, idParam], {
         "202": ok("deleting", ref("DeleteResponse")),
         ...errors(400, ...AUTH, 404),
       }),
     },
     [`${t}/workloads/{id}/status`]: {
-      get: op("Status record of a workload", [nameParam, idParam], {
+      get: op("getWorkloadStatus", "Status record of a workload", [nameParam, idParam], {
         "200": ok("status", ref("WorkloadStatus")),
         ...errors(400, ...AUTH, 404),
       }),
     },
     [`${t}/workloads/{id}/restart`]: {
-      post: op("Restart a workload", [nameParam, idParam], {
+      post: op("restartWorkload", "Restart a workload", [nameParam, idParam], {
         "200": ok("restart accepted", ref("RestartResponse")),
         ...errors(400, ...AUTH, 404, 409),
       }),
     },
     [`${t}/spec`]: {
-      get: op("The workspace's desired state (no credentials)", [nameParam], {
+      get: op("getSpec", "The workspace's desired state (no credentials)", [nameParam], {
         "200": ok("spec", ref("TenantSpec")),
         ...errors(400, ...AUTH),
       }),
     },
     [`${t}/templates`]: {
       post: op(
+        "createTemplate",
         "Save a template (passwords stripped)",
         [nameParam],
         { "201": ok("created", ref("Template")), ...errors(400, ...AUTH, 413, 415) },
         {
+          description: `\`config\` holds the kind's spec under its spec key (and an optional top-level \`password\`, stripped): any other top-level key is 400. Serialized (UTF-8 JSON) it is at most ${TEMPLATE_CONFIG_MAX_BYTES} bytes, else 413; objects and arrays nest at most ${TEMPLATE_CONFIG_MAX_DEPTH} levels deep (\`config\` itself is level 1), else 400.`,
           requestBody: { required: true, content: json(ref("TemplateCreate")) },
         },
       ),
-      get: op("List templates", [nameParam], { "200": ok("templates", ref("TemplateList")), ...errors(400, ...AUTH) }),
+      get: op("listTemplates", "List templates", [nameParam], {
+        "200": ok("templates", ref("TemplateList")),
+        ...errors(400, ...AUTH),
+      }),
     },
     [`${t}/templates/{id}`]: {
-      get: op("One template", [nameParam, templateIdParam], {
+      get: op("getTemplate", "One template", [nameParam, templateIdParam], {
         "200": ok("template", ref("Template")),
         ...errors(400, ...AUTH, 404),
       }),
-      delete: op("Delete a template", [nameParam, templateIdParam], {
+      delete: op("deleteTemplate", "Delete a template", [nameParam, templateIdParam], {
         "204": ok("deleted"),
         ...errors(400, ...AUTH, 404),
       }),
     },
     [`${t}/pulse`]: {
-      get: op("Snapshot to load before opening the stream", [nameParam], {
+      get: op("getPulse", "Snapshot to load before opening the stream", [nameParam], {
         "200": ok("pulse", ref("Pulse")),
         ...errors(400, ...AUTH),
       }),
     },
     [`${t}/activity`]: {
       get: op(
+        "listActivity",
         "Audit rows in id order: after `after`, else the newest",
         [
           nameParam,
-          { name: "after", in: "query", required: false, schema: { type: "string", pattern: "^[0-9]+$" } },
+          {
+            name: "after",
+            in: "query",
+            required: false,
+            description: "an activity row id",
+            schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          },
           {
             name: "limit",
             in: "query",
@@ -154,16 +192,17 @@ function paths(): Obj {
       ),
     },
     [`${t}/asks`]: {
-      get: op("Open asks", [nameParam], { "200": ok("asks", ref("AskList")), ...errors(400, ...AUTH) }),
+      get: op("listAsks", "Open asks", [nameParam], { "200": ok("asks", ref("AskList")), ...errors(400, ...AUTH) }),
     },
     [`${t}/secrets`]: {
-      get: op("Secret paths and update times, never values", [nameParam], {
+      get: op("listSecrets", "Secret paths and update times, never values", [nameParam], {
         "200": ok("secrets", ref("SecretList")),
         ...errors(400, ...AUTH),
       }),
     },
     [`${t}/events/stream`]: {
       get: op(
+        "streamEvents",
         "Server-Sent-Events stream of the workspace",
         [
           nameParam,
@@ -178,21 +217,31 @@ function paths(): Obj {
         ],
         {
           "200": ok(
-            "text/event-stream; frames `id:`, `event:`, `data:`; `:heartbeat` comments",
-            { type: "string" },
+            "text/event-stream: frames of `id:`, `event:` and `data:` lines (the schema: one frame, `data` parsed as JSON), and `:heartbeat` comments",
+            { $ref: "#/components/schemas/EventFrame" },
             "text/event-stream",
           ),
           ...errors(400, ...AUTH),
         },
-        { "x-sse-events": Object.fromEntries(EVENT_TYPES.map((e) => [e, ref(EVENT_SCHEMAS[e])])) },
       ),
     },
     "/v1/fleet/hosts": {
-      get: op("Regions, hosts and live capacity (any valid key)", [], {
+      get: op("listFleetHosts", "Regions, hosts and live capacity (any valid key)", [], {
         "200": ok("fleet", ref("FleetHosts")),
         ...errors(401),
       }),
     },
+  };
+}
+
+/** One frame of the event stream, by event type: its `data` line is the JSON of that type's schema. */
+function eventFrame(): Obj {
+  return {
+    oneOf: EVENT_TYPES.map((event) => ({
+      type: "object",
+      required: ["event", "data"],
+      properties: { id: { type: "string" }, event: { const: event }, data: ref(EVENT_SCHEMAS[event]) },
+    })),
   };
 }
 
@@ -203,6 +252,7 @@ export function buildOpenApi(): Obj {
     info: {
       title: "Workspace Workload Service",
       version: "v1",
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
       description: `Workloads, templates, restart and the realtime event stream of a workspace. Error codes: ${Object.entries(
         ERROR_CODES,
       )
@@ -222,7 +272,7 @@ export function buildOpenApi(): Obj {
         RequestId: { description: "id of this request, on every answer", schema: { type: "string" } },
         RetryAfter: { description: "seconds to wait before retrying", schema: { type: "integer", minimum: 0 } },
       },
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), EventFrame: eventFrame() },
     },
   };
 }

@@ -1,4 +1,13 @@
-import { CREATE_BODY, Name, createBodyFields, WORKLOAD_TYPES, WorkloadType, isVmType } from "../../sdk/schemas";
+import {
+  CREATE_BODY,
+  DAEMON_CREDENTIALS_RULE,
+  Name,
+  createBodyFields,
+  daemonEnabled,
+  WORKLOAD_TYPES,
+  WorkloadType,
+  isVmType,
+} from "../../sdk/schemas";
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
 import { CONNECTION_KEYS, OPTION_KEYS, RESOURCE_URN_KEY, type Props } from "./props";
@@ -128,6 +137,9 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
         "required for a new VM: set credentials ({username?, password}) to log in with; or set adopt: true to take over an existing VM",
       ),
     );
+  }
+  if (isVmType(type as string) && daemonEnabled(news) && !daemonEnabled(olds) && news.credentials === undefined) {
+    failures.push(failureAt(["credentials"], DAEMON_CREDENTIALS_RULE));
   }
   return { inputs, failures };
 }

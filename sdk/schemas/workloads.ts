@@ -42,28 +42,24 @@ export const AiDaemon = z.strictObject({
   model: z.string().min(1).optional(),
 });
 
-export const CreateVm = z
-  .strictObject({
-    id: Name,
-    cpus: z.number().int().min(1).max(256).optional(),
-    memory: SizeQuantity.optional(),
-    storageSize: SizeQuantity.optional(),
-    credentials: Credentials.optional(),
-    ports: z.array(VmPort).max(64).optional(),
-    placement: Placement.optional(),
-    aiDaemon: AiDaemon.optional(),
-  })
-  .superRefine((vm, ctx) => {
-    if (vm.aiDaemon?.enabled && vm.credentials === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["credentials"],
-        message:
-          "credentials must be set on the same request that enables aiDaemon (the agent uses them once to install its SSH key)",
-      });
-    }
-  });
+export const CreateVm = z.strictObject({
+  id: Name,
+  cpus: z.number().int().min(1).max(256).optional(),
+  memory: SizeQuantity.optional(),
+  storageSize: SizeQuantity.optional(),
+  credentials: Credentials.optional(),
+  ports: z.array(VmPort).max(64).optional(),
+  placement: Placement.optional(),
+  aiDaemon: AiDaemon.optional(),
+});
 export type CreateVm = z.infer<typeof CreateVm>;
+
+/** Why a VM request is refused for enabling `aiDaemon` without credentials: only where the daemon is first enabled. */
+export const DAEMON_CREDENTIALS_RULE =
+  "credentials must be set on the same request that first enables aiDaemon (the agent uses them once to install its SSH key)";
+
+export const daemonEnabled = (spec: { aiDaemon?: unknown } | undefined): boolean =>
+  (spec?.aiDaemon as { enabled?: unknown } | undefined)?.enabled === true;
 
 // ---- Container apps (pod) ----
 

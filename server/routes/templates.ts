@@ -32,11 +32,24 @@ function checkConfigSize(body: unknown): void {
   }
 }
 
+/**
+ * `JSON.parse` keeps a top-level `__proto__` key of `config` as an own property, and the schema's
+ * record drops it without a word; the contract refuses every top-level key but the spec's.
+ */
+function checkConfigKeys(body: unknown): void {
+  const config = (body as { config?: unknown } | null)?.config;
+  if (typeof config === "object" && config !== null && Object.hasOwn(config, "__proto__"))
+    throw validationFailed([
+      { path: "config.__proto__", message: "not a spec key; a template holds its spec under config.<spec key> only" },
+    ]);
+}
+
 export function templateRoutes(ctx: ServiceContext, router: Router): void {
   router.add("POST", "/v1/tenants/:name/templates", "workspace", async (rc) => {
     const ws = workspaceOf(ctx, rc);
     const body = await readJson(rc.req);
     checkConfigSize(body);
+    checkConfigKeys(body);
     const parsed = TemplateCreate.safeParse(body);
     if (!parsed.success) throw validationFailed(issuesToDetails(parsed.error));
     const t: TemplateRecord = {

@@ -1,6 +1,8 @@
 import {
   CREATE_BODY,
+  DAEMON_CREDENTIALS_RULE,
   WORKLOAD_TYPES,
+  daemonEnabled,
   WorkloadType,
   isVmType,
   issuesToDetails,
@@ -18,10 +20,6 @@ const STORAGE_DEFAULT_USER = "app";
 
 function target(id: string): { type: string; id: string } {
   return { type: "workload", id };
-}
-
-function daemonEnabled(spec: Record<string, unknown> | undefined): boolean {
-  return (spec?.aiDaemon as { enabled?: boolean } | undefined)?.enabled === true;
 }
 
 export function parseType(type: string): WorkloadType {
@@ -56,6 +54,8 @@ export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typePara
   if (isVmType(type) && !existing && credentials === undefined) {
     throw validationFailed([{ path: "credentials", message: "required when the VM is new" }]);
   }
+  if (isVmType(type) && daemonEnabled(spec) && !daemonEnabled(existing?.spec) && credentials === undefined)
+    throw validationFailed([{ path: "credentials", message: DAEMON_CREDENTIALS_RULE }]);
   const path = credentialsPath(id);
   const stored = ctx.store.secrets.get(ws.name, path);
   let storeSecret = credentials !== undefined;

@@ -75,6 +75,15 @@ describe("checkWorkload", () => {
     expect(checkWorkload({}, { ...noCreds, adopt: true }, { env: ENV }).failures).toEqual([]);
   });
 
+  it("should require credentials where an update first enables aiDaemon, and only there", () => {
+    const daemon = vm({ credentials: undefined, aiDaemon: { enabled: true } });
+    expect(checkWorkload(vm(), daemon, { env: ENV }).failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^credentials: .*first enables aiDaemon/) },
+    ]);
+    // Kept enabled: the agent installed its key already.
+    expect(checkWorkload(vm({ aiDaemon: { enabled: true } }), daemon, { env: ENV }).failures).toEqual([]);
+  });
+
   it("should never name a secret field as the failing property, nor quote a secret", () => {
     const { failures } = checkWorkload(
       {},

@@ -1,5 +1,6 @@
 import type { RunningService, ServiceOptions } from "../../server";
 import { sendRequest, type CallOptions, type HttpAnswer } from "../support/http";
+import { responseProblem } from "../support/openapi-responses";
 import { pollUntil } from "../support/poll";
 import { startTestService } from "../support/service";
 
@@ -14,9 +15,15 @@ export function start(options: ServiceOptions = {}): Promise<RunningService> {
 export type Answer = HttpAnswer;
 export type { CallOptions };
 
-/** One request; `key` defaults to the demo workspace's key, `null` sends none. */
-export function call(svc: RunningService, method: string, path: string, o: CallOptions = {}): Promise<Answer> {
-  return sendRequest(svc.url + path, method, KEYS.demo, o);
+/**
+ * One request; `key` defaults to the demo workspace's key, `null` sends none. Every answer is
+ * checked against the OpenAPI document (its status documented, its JSON body matching the schema).
+ */
+export async function call(svc: RunningService, method: string, path: string, o: CallOptions = {}): Promise<Answer> {
+  const answer = await sendRequest(svc.url + path, method, KEYS.demo, o);
+  const problem = responseProblem(method, svc.url + path, answer.status, answer.text);
+  if (problem) throw new Error(`the answer disagrees with openapi/openapi.json: ${problem}`);
+  return answer;
 }
 
 /** Polls `check` until it returns a value other than undefined/false. */
