@@ -6,9 +6,8 @@ import { newBenchStack, type OpCost } from "./pulumi-stack";
 /**
  * Scenario 5: VMs with a password against pods, side by side against one service: for each kind,
  * `pulumi preview` (every resource a create), `pulumi up` of a fresh stack of `count`, then
- * `pulumi preview` again (no changes). A new VM's `check` digests nothing; `create` digests its
- * password (scrypt, see provider/dynamic/credentials-digest.ts) while the service provisions it,
- * and each later `check` digests it again to compare. The kinds alternate for `rounds` rounds,
+ * `pulumi preview` again (no changes). Each VM's `check` digests its password (scrypt, see
+ * provider/dynamic/credentials-digest.ts), at preview and again at up. The kinds alternate for `rounds` rounds,
  * and each ratio is the median of the rounds': one run on a shared machine is noisy.
  */
 export interface VmRow {

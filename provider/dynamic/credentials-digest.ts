@@ -1,4 +1,4 @@
-import { randomUUID, scrypt, scryptSync } from "node:crypto";
+import { scrypt, scryptSync } from "node:crypto";
 import type { Props } from "./props";
 
 /**
@@ -16,11 +16,6 @@ import type { Props } from "./props";
  *
  * `check` computes it on libuv's thread pool (`crypto.scrypt`): synchronous scrypt stalled the
  * provider's only event loop, its waits and event streams, 40-55 ms per VM or database.
- *
- * A new workload has no digest to compare with, so `check` does not compute one for it: the
- * password is sealed under a `pending:` token of this process, and `create` computes the digest
- * the outputs record while the service provisions (`CredentialVault.settle`). A `pulumi preview`
- * of new VMs and databases digests nothing; 100 of them took 4.3 s of CPU there.
  */
 const SCHEME = "scrypt1";
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -85,27 +80,18 @@ export function sealCredentials(props: Props): Props {
   return sealed === props.credentials ? props : { ...props, credentials: sealed };
 }
 
-/** The placeholder `check` seals a new workload's password under: see `CredentialVault.settle`. */
-const PENDING = "pending:";
-
 /**
- * The passwords `check` sealed, by digest or pending token, for the `create` or `update` of the
- * same provider process (the engine runs `check` right before them, in the process it runs them in).
+ * The passwords `check` sealed, by digest, for the `create` or `update` of the same provider
+ * process (the engine runs `check` right before them, in the process it runs them in).
  */
 export class CredentialVault {
   private readonly logins = new Map<string, Login>();
-  private readonly digests = new Map<string, Promise<string | undefined>>();
 
-  /**
-   * Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. A new workload's
-   * (`isNew`) password is sealed under a pending token; an existing one's digest is computed off the
-   * event loop, for `diff` to compare with the state's.
-   */
-  async seal(inputs: Props, isNew: boolean): Promise<Props> {
+  /** Seals `inputs` (see `sealCredentials`) off the event loop, keeping their login for `sealedLogin`. */
+  async seal(inputs: Props): Promise<Props> {
     const login = loginOf(inputs.credentials);
-    if (login === undefined || typeof login.password !== "string") return inputs;
-    const digest = isNew ? `${PENDING}${randomUUID()}` : await credentialsDigestAsync(String(inputs.workloadId), login);
-    if (digest === undefined) return inputs;
+    const digest = await credentialsDigestAsync(String(inputs.workloadId), login);
+    if (digest === undefined || login === undefined) return inputs;
     const { password: _password, ...rest } = login;
     void _password;
     this.logins.set(digest, login);
@@ -116,27 +102,5 @@ export class CredentialVault {
   sealedLogin(credentials: unknown): Login | undefined {
     const login = loginOf(credentials);
     return typeof login?.digest === "string" ? this.logins.get(login.digest) : undefined;
-  }
-
-  /**
-   * `credentials` with a pending token replaced by the digest of the password it stands for,
-   * computed off the event loop once per token (`create` starts it before its requests and awaits
-   * it for its outputs). Unchanged without a pending token.
-   */
-  async settle<T>(workloadId: string, credentials: T): Promise<T | Login> {
-    const login = loginOf(credentials);
-    const token = login?.digest;
-    if (login === undefined || typeof token !== "string" || !token.startsWith(PENDING)) return credentials;
-    let digest = this.digests.get(token);
-    if (digest === undefined) {
-      const sealed = this.logins.get(token);
-      if (sealed === undefined)
-        throw new Error(
-          `the password of workload ${workloadId} was sealed by a \`check\` of another provider process; run \`pulumi up\` again`,
-        );
-      digest = credentialsDigestAsync(workloadId, sealed);
-      this.digests.set(token, digest);
-    }
-    return { ...login, digest: await digest };
   }
 }

@@ -103,13 +103,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     since?: { previous?: WorkloadStatus; requestedAt: number },
   ): Promise<Props> {
     const workloadId = m.identity.workloadId;
-    const outputs = async (status: WorkloadStatus | undefined): Promise<Props> =>
-      writeWorkload(recorded({ ...m, credentials: await credentials.settle(workloadId, m.credentials) }, status));
     try {
       const status = m.options.waitForReady
         ? await awaitWorkload(ctx, client, m, "ready", op, since)
         : await client.getStatus(workloadId);
-      return await outputs(status);
+      return writeWorkload(recorded(m, status));
     } catch (err) {
       // Cancelled (Ctrl-C): no more requests, the run is ending; the next `up` reads and waits.
       const cancelled = ctx.cancelled.aborted;
@@ -127,7 +125,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       throw new ResourceInitError(
         `${describeWorkload(m.identity)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
         resourceId,
-        await outputs(last),
+        writeWorkload(recorded(m, last)),
       );
     }
   }
@@ -143,16 +141,12 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
-          return { inputs: await credentials.seal(inputs, olds.workloadId === undefined), failures };
+          return { inputs: await credentials.seal(inputs), failures };
         },
       );
     },
 
-    async diff(_id, olds, settledNews) {
-      const news = {
-        ...settledNews,
-        credentials: await credentials.settle(String(settledNews.workloadId), settledNews.credentials),
-      };
+    async diff(_id, olds, news) {
       // Classified once: comparing credentials may cost a digest (a 0.1.0 state keeps the password).
       const changes = classifyWorkloadChanges(olds, news);
       const replacement = databaseReplacement(changes, olds, news);
@@ -171,8 +165,6 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async create(inputs) {
       const declared = parseWorkload(inputs);
-      // The digest the outputs record (a new workload's check left a pending token): computed while the service works.
-      credentials.settle(declared.identity.workloadId, declared.credentials).catch(() => undefined);
       return connected(ctx, declared.connection, secretsOfWorkload(declared), async (conn) => {
         const client = ctx.client(conn);
         const m = connectedTo(declared, conn);

@@ -54,20 +54,10 @@ describe("credentials compared by digest", () => {
 
   it("should give a sealed login back only in the process that sealed it, with the digest sealCredentials gives", async () => {
     const vault = new CredentialVault();
-    const sealed = await vault.seal(vm(PASSWORD), false);
+    const sealed = await vault.seal(vm(PASSWORD));
     expect(sealed).toEqual(sealCredentials(vm(PASSWORD)));
     expect(vault.sealedLogin(sealed.credentials)).toEqual(vm(PASSWORD).credentials);
     expect(new CredentialVault().sealedLogin(sealed.credentials)).toBeUndefined();
-  });
-
-  it("should seal a new workload's password under a pending token, and settle it to the digest", async () => {
-    const vault = new CredentialVault();
-    const sealed = await vault.seal(vm(PASSWORD), true);
-    expect(JSON.stringify(sealed)).not.toContain(PASSWORD);
-    expect(sealed.credentials).toEqual({ username: "ops", digest: expect.stringMatching(/^pending:/) });
-    expect(vault.sealedLogin(sealed.credentials)).toEqual(vm(PASSWORD).credentials);
-    expect(await vault.settle("web", sealed.credentials)).toEqual(sealCredentials(vm(PASSWORD)).credentials);
-    await expect(new CredentialVault().settle("web", sealed.credentials)).rejects.toThrow(/another provider process/);
   });
 });
 
@@ -85,8 +75,6 @@ describe("workload credentials against the local service", () => {
     expect(JSON.stringify(checked.inputs)).not.toContain(PASSWORD);
     const { id, outs } = await up(h.workload, { ...db(PASSWORD), workloadId: "db-digest" });
     expect(JSON.stringify(outs)).not.toContain(PASSWORD);
-    // A new workload's check digests nothing (a pending token); create records the digest.
-    expect(checked.inputs.credentials).toEqual({ digest: expect.stringMatching(/^pending:/) });
     expect(outs.credentials).toEqual({ digest: credentialsDigest("db-digest", { password: PASSWORD }) });
     // The same password again is no change and sends nothing.
     await h.ctl.resetCounters();

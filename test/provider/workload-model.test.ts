@@ -198,16 +198,13 @@ describe("workload model", () => {
   it("should send the password check sealed in this process, and no credentials it did not", async () => {
     const vault = new CredentialVault();
     const sealed = parseWorkload(
-      await vault.seal(
-        {
-          workloadId: "vm",
-          type: "vm-ubuntu",
-          cpus: 2,
-          image: null,
-          credentials: { password: PASSWORD },
-        },
-        false,
-      ),
+      await vault.seal({
+        workloadId: "vm",
+        type: "vm-ubuntu",
+        cpus: 2,
+        image: null,
+        credentials: { password: PASSWORD },
+      }),
     );
     expect(requestBodyOf(sealed, vault, true)).toEqual({ id: "vm", cpus: 2, credentials: { password: PASSWORD } });
     // Another process: an update that keeps the credentials leaves them out; one that sets them fails.
