@@ -46,16 +46,23 @@ function urnPromise(name: string, type: string, parent: pulumi.Resource | undefi
  * `pulumi.dynamic.Resource` would register it, but with `PROVIDER_TEXT[kind]` as its `__provider`.
  */
 export abstract class HostedResource extends pulumi.CustomResource {
+  /**
+   * `outputs`: the keys the class has a property for, kept even when undefined (the provider fills
+   * them in). Every other undefined input is left out: the engine never sees one, and each key
+   * costs `@pulumi/pulumi` four promises, each with a captured stack trace.
+   */
   protected constructor(
     kind: ProviderKind,
     className: string,
     name: string,
     props: pulumi.Inputs,
+    outputs: ReadonlySet<string>,
     opts?: pulumi.CustomResourceOptions,
   ) {
     const type = `pulumi-nodejs:dynamic/wws:${className}`;
     // The URN travels to `check` only (which removes it): the provider names resources by it.
     const urn = urnPromise(name, type, opts?.parent);
-    super(type, name, { ...props, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
+    const inputs = Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== undefined || outputs.has(k)));
+    super(type, name, { ...inputs, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
   }
 }

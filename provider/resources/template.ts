@@ -34,6 +34,18 @@ const REPLACE_ON_CHANGES = ["name", "description", "kind", "config", "workspace"
  * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
  * `config` or the workspace creates a new template, then deletes the old one.
  */
+/** The properties of a `Template` (see the class), kept when undefined. */
+const TEMPLATE_PROPERTIES: ReadonlySet<string> = new Set([
+  "templateId",
+  "workspace",
+  "baseUrl",
+  "name",
+  "description",
+  "kind",
+  "config",
+  "createdAt",
+]);
+
 export class Template extends HostedResource {
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;
@@ -68,6 +80,6 @@ export class Template extends HostedResource {
       templateId: undefined,
       createdAt: undefined,
     };
-    super("template", "Template", name, props, connection.opts);
+    super("template", "Template", name, props, TEMPLATE_PROPERTIES, connection.opts);
   }
 }

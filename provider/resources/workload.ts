@@ -26,6 +26,15 @@ const COMMON_ARGS = [
 /** Keys a spec must not use: the bag's own keys, and `id` (the engine's; users set `workloadId`). */
 const RESERVED = new Set(["id", ...NOT_SPEC_KEYS]);
 
+/** The properties of every workload resource (see the class), kept when undefined. */
+const WORKLOAD_PROPERTIES: ReadonlySet<string> = new Set([
+  "workloadId",
+  "workspace",
+  "baseUrl",
+  "type",
+  ...OUTPUT_KEYS,
+]);
+
 /** What changes of a workload replace it; the engine marks them `*-replace` in its detailed diff. */
 const REPLACE_ON_CHANGES = ["workspace", "workloadId", "type"];
 const DATABASE_REPLACE_ON_CHANGES = ["engine", "credentials"];
@@ -138,7 +147,7 @@ export abstract class WorkloadResource extends HostedResource {
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined])),
     };
-    super("workload", className, name, props, connection.opts);
+    super("workload", className, name, props, WORKLOAD_PROPERTIES, connection.opts);
   }
 }
 
