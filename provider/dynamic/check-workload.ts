@@ -138,7 +138,14 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
       ),
     );
   }
-  if (isVmType(type as string) && daemonEnabled(news) && !daemonEnabled(olds) && news.credentials === undefined) {
+  // Where the daemon is first enabled (an adopted VM's may be enabled already: the service knows).
+  else if (
+    isVmType(type as string) &&
+    daemonEnabled(news) &&
+    !daemonEnabled(olds) &&
+    news.credentials === undefined &&
+    !(isNew && news.adopt === true)
+  ) {
     failures.push(failureAt(["credentials"], DAEMON_CREDENTIALS_RULE));
   }
   return { inputs, failures };

@@ -118,9 +118,14 @@ describe("the service, given the bad input corpus", () => {
 });
 
 describe("the sdk schemas, given the bad input corpus", () => {
-  it("should leave only fleet membership and new-VM credentials to the service", () => {
+  it("should leave only fleet membership and new-VM or first-daemon credentials to the service", () => {
     const serviceOnly = CORPUS.filter((e) => e.schema === false);
-    expect(serviceOnly.map((e) => e.field).sort()).toEqual(["credentials", "placement.host", "placement.region"]);
+    expect(serviceOnly.map((e) => e.field).sort()).toEqual([
+      "credentials",
+      "credentials",
+      "placement.host",
+      "placement.region",
+    ]);
     for (const entry of serviceOnly) expect([entry.name, schemaPaths(entry)]).toEqual([entry.name, undefined]);
   });
 

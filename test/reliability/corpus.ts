@@ -22,7 +22,7 @@ export interface BadInput {
   /** @default 400 */
   status?: 400 | 413;
   /**
-   * false when only the service can know (fleet membership, whether a VM is new): the sdk's
+   * false when only the service can know (fleet membership, whether a VM is new or its daemon already enabled): the sdk's
    * zod schema accepts the body and the service refuses it. @default true
    */
   schema?: boolean;
@@ -227,10 +227,12 @@ export const CORPUS: readonly BadInput[] = (
       field: "placement.region",
     },
     {
+      // Refused where the daemon is first enabled only, which the service knows (a new VM here).
       name: "aiDaemon enabled without credentials",
       kind: "vm-ubuntu",
       body: { id: "rel-vm", aiDaemon: { enabled: true } },
       field: "credentials",
+      schema: false,
     },
     { name: "aiDaemon as a boolean", kind: "vm-ubuntu", body: vm({ aiDaemon: true }), field: "aiDaemon" },
     {
