@@ -68,7 +68,7 @@ it("should ship the built package, its two commands and no sources or tests", ()
     "openapi/openapi.json",
   ])
     expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, true]);
-  for (const f of ["test", "provider", "sdk", "dist/bench", "index.ts"])
+  for (const f of ["test", "provider/index.ts", "sdk", "dist/bench", "index.ts"])
     expect([f, fs.existsSync(path.join(pkg, f))]).toEqual([f, false]);
   const help = execFileSync(path.join(app, "node_modules/.bin/wws-local"), ["--help"], { encoding: "utf8" });
   expect(help).toContain("Usage: wws-local [options]");
@@ -77,6 +77,31 @@ it("should ship the built package, its two commands and no sources or tests", ()
     encoding: "utf8",
   });
   expect(importHelp).toContain("Usage: pulumi-wws import --workspace NAME --out DIR");
+});
+
+it("should ship the reference docs and examples, every relative link resolving inside the package", () => {
+  const pkg = path.join(app, "node_modules/pulumi-wws");
+  const markdown = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return e.name === "node_modules" ? [] : markdown(p);
+      return e.name.endsWith(".md") ? [p] : [];
+    });
+  const files = markdown(pkg);
+  for (const f of ["README.md", "provider/README.md", "server/README.md", "examples/README.md"])
+    expect(files).toContain(path.join(pkg, f));
+  const links = files.flatMap((file) =>
+    [...fs.readFileSync(file, "utf8").matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1])
+      .filter((target) => !/^([a-z]+:|#)/.test(target))
+      .map((target) => ({ file: path.relative(pkg, file), target })),
+  );
+  expect(links.length).toBeGreaterThan(15);
+  const dead = links.filter(({ file, target }) => {
+    const resolved = path.resolve(pkg, path.dirname(file), decodeURI(target.split("#")[0]));
+    return !resolved.startsWith(pkg + path.sep) || !fs.existsSync(resolved);
+  });
+  expect(dead).toEqual([]);
 });
 
 it("should run up, preview, refresh and destroy of every resource against `wws-local`", async () => {
