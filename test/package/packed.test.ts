@@ -27,6 +27,7 @@ const npm = (args: string[], cwd: string) =>
   });
 
 let tmp: string;
+let tarball: string;
 let app: string;
 let service: ChildProcessWithoutNullStreams | undefined;
 let serviceExit: Promise<number | null>;
@@ -40,7 +41,7 @@ beforeAll(async () => {
   app = path.join(tmp, "app");
   fs.mkdirSync(app);
   const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], ROOT);
-  const tarball = path.join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0].filename);
+  tarball = path.join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0].filename);
   fs.writeFileSync(
     path.join(app, "package.json"),
     JSON.stringify({ name: "a-team-stack", private: true, main: "index.js" }),
@@ -199,4 +200,89 @@ it("should pass examples/testing's own test (pulumi-wws/testing, node --test) in
   });
   expect(r.stdout).toMatch(/# pass 2\n/);
   expect(r.stdout).toMatch(/# fail 0\n/);
+});
+
+/** The README's "Your first stack": its files and its three shell blocks, in order. */
+function firstStack(): { setup: string; files: Map<string, string>; service: string; commands: string[] } {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Your first stack\n");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  const blocks = [...section.matchAll(/([^\n]*)\n\n```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    before: m[1],
+    lang: m[2],
+    text: m[3],
+  }));
+  const shell = blocks.filter((b) => b.lang === "sh").map((b) => b.text);
+  const files = new Map(
+    blocks.flatMap((b) => {
+      const name = /^Write `([^`]+)`:$/.exec(b.before)?.[1];
+      return name ? [[name, b.text] as [string, string]] : [];
+    }),
+  );
+  expect([shell.length, [...files.keys()]]).toEqual([3, ["Pulumi.yaml", "index.js"]]);
+  const commands = shell[2]
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "");
+  return { setup: shell[0], files, service: shell[1].trim(), commands };
+}
+
+it("should take a new repository through the README's first stack, as written, from the packed package", async () => {
+  const started = Date.now();
+  const { setup, files, service: serviceCommand, commands } = firstStack();
+  const root = path.join(tmp, "first-stack");
+  const home = path.join(tmp, "first-home");
+  fs.mkdirSync(root);
+  fs.mkdirSync(home);
+  const env = {
+    ...process.env,
+    HOME: home,
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PATH: [path.dirname(process.execPath), pulumiBinDir(), process.env.PATH].join(path.delimiter),
+  };
+  // The one departure from the text: the package comes from this checkout's tarball, and
+  // @pulumi/pulumi at the version the CLI here is.
+  const install = "npm install pulumi-wws @pulumi/pulumi";
+  expect(setup).toContain(install);
+  const fromTarball = setup.replace(
+    install,
+    `npm install --prefer-offline --no-audit --no-fund ${tarball} @pulumi/pulumi@${PULUMI_VERSION}`,
+  );
+  await execFileAsync("bash", ["-e", "-c", fromTarball], { cwd: root, env });
+  const dir = path.join(root, "hello-wws");
+  for (const [name, text] of files) fs.writeFileSync(path.join(dir, name), text);
+
+  const local = spawn("bash", ["-c", `exec ${serviceCommand}`], { cwd: dir, env });
+  try {
+    let printed = "";
+    local.stdout.on("data", (d: Buffer) => (printed += d.toString()));
+    const port = await until(
+      "the service's address",
+      async () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(printed)?.[1],
+    );
+    // Each command as written (`<port>` filled in), in one shell, its output after a marker line.
+    const script = commands.map((c, i) => `echo "::step ${i}"\n${c.replace("<port>", port)}`).join("\n");
+    const run = await execFileAsync("bash", ["-e", "-c", script], { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 }).catch(
+      (err: { stdout?: string; stderr?: string }) => {
+        throw new Error(`the README's commands failed:\n${err.stdout}\n${err.stderr}`);
+      },
+    );
+    const outputs = run.stdout.split(/^::step \d+\n/m).slice(1);
+    const outputOf = (prefix: string): string => outputs[commands.findIndex((c) => c.startsWith(prefix))];
+    expect(outputs).toHaveLength(commands.length);
+    expect(outputOf("pulumi up")).toMatch(/\+ 2 created/);
+    expect(outputOf("pulumi stack output endpoint").trim()).toBe("web.team.workloads.localhost:80");
+    expect(outputOf("pulumi preview")).toMatch(/2 unchanged/);
+    expect(outputOf("pulumi destroy")).toMatch(/- 2 deleted/);
+    console.log(
+      `README first stack: ${commands.length} commands after the setup, ${((Date.now() - started) / 1000).toFixed(1)} s from an empty directory`,
+    );
+  } finally {
+    const exited = new Promise((resolve) => local.once("exit", resolve));
+    local.kill("SIGTERM");
+    const timer = setTimeout(() => local.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
 });
