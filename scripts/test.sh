@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite from a fresh clone: installs Node >= 22, the npm dependencies and a real
-# `pulumi` CLI where missing, then typechecks, lints and runs every jest test (unit,
+# The whole test suite from a fresh clone: installs Node >= 22, the npm dependencies, a real
+# `pulumi` CLI and PostgreSQL where missing, then typechecks, lints and runs every jest test (unit,
 # integration, e2e, reliability), after checking the format (prettier). It ends with one line
 # per check (`typecheck: passed`, `lint: FAILED …`, `format:check: passed`) and then the plain
 # summary `N passed, N failed`, which counts jest's test cases only. Any failure, a check's
@@ -11,6 +11,7 @@ cd "$root"
 
 paths="$(bash scripts/install.sh | tail -n 1)" || { echo "install failed (see above)"; echo "0 passed, 1 failed"; exit 1; }
 export PATH="$paths:$PATH"
+bash scripts/install-postgres.sh
 echo "node $(node --version), npm $(npm --version 2>/dev/null)"
 echo "pulumi $(pulumi version)"
 
