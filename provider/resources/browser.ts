@@ -8,7 +8,10 @@ export interface BrowserArgs extends WorkloadCommonArgs {
   memory?: pulumi.Input<string>;
 }
 
-/** A headless Chromium (`browser`). */
+/**
+ * A headless Chromium (`browser`).
+ * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
+ */
 export class Browser extends WorkloadResource {
   constructor(name: string, args: BrowserArgs = {}, opts?: pulumi.CustomResourceOptions) {
     const { cpu, memory } = args;

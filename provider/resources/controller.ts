@@ -6,7 +6,10 @@ export interface ControllerArgs extends WorkloadCommonArgs {
   autodiscover?: pulumi.Input<boolean>;
 }
 
-/** A browser-automation controller (`controller`). */
+/**
+ * A browser-automation controller (`controller`).
+ * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
+ */
 export class Controller extends WorkloadResource {
   constructor(name: string, args: ControllerArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super("Controller", name, "controller", { autodiscover: args.autodiscover }, args, opts);

@@ -56,7 +56,11 @@ export interface DatabaseArgs extends WorkloadCommonArgs {
   allowDataLoss?: pulumi.Input<boolean>;
 }
 
-/** A managed database (`storage`): postgres or redis. */
+/**
+ * A managed database (`storage`): postgres or redis.
+ * @see pulumi-wws/provider/README.md#no-data-lost-without-a-yes (shipped in the package): which changes replace it, and `allowDataLoss`
+ * @see pulumi-wws/provider/README.md#secrets: how its password is kept out of the state and the logs
+ */
 export class Database extends WorkloadResource {
   /** How to connect, without the password: `postgresql://app@<endpoint>/postgres?sslmode=require` or `rediss://app@<endpoint>`; set when exposed. */
   declare readonly connectionUri: pulumi.Output<string | undefined>;

@@ -30,7 +30,10 @@ export interface PodArgs extends WorkloadCommonArgs {
   source?: pulumi.Input<PodSourceArgs>;
 }
 
-/** A container app (`pod`). */
+/**
+ * A container app (`pod`).
+ * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
+ */
 export class Pod extends WorkloadResource {
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const { image, command, cpu, memory, ports, source } = args;

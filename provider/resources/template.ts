@@ -30,10 +30,6 @@ const TEMPLATE_ARGS = new Set<string>([...TEMPLATE_FIELDS, ...CONNECTION_KEYS]);
 const NOT_ARGUMENTS = new Set([...TEMPLATE_OUTPUT_KEYS, PROVIDER_KEY]);
 const REPLACE_ON_CHANGES = ["name", "description", "kind", "config", "workspace"];
 
-/**
- * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
- * `config` or the workspace creates a new template, then deletes the old one.
- */
 /** The properties of a `Template` (see the class), kept when undefined. */
 const TEMPLATE_PROPERTIES: ReadonlySet<string> = new Set([
   "templateId",
@@ -46,6 +42,11 @@ const TEMPLATE_PROPERTIES: ReadonlySet<string> = new Set([
   "createdAt",
 ]);
 
+/**
+ * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
+ * `config` or the workspace creates a new template, then deletes the old one.
+ * @see pulumi-wws/provider/README.md#state-adoption-import-init-errors (shipped in the package): taking a saved template over (`adoptId`)
+ */
 export class Template extends HostedResource {
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;

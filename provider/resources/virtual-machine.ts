@@ -55,7 +55,11 @@ export interface VirtualMachineArgs extends WorkloadCommonArgs {
   aiDaemon?: pulumi.Input<AiDaemonArgs>;
 }
 
-/** A virtual machine: `vm-ubuntu`, `vm-ubuntu-desktop` or `vm-windows`. */
+/**
+ * A virtual machine: `vm-ubuntu`, `vm-ubuntu-desktop` or `vm-windows`.
+ * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
+ * @see pulumi-wws/provider/README.md#secrets: how its password is kept out of the state and the logs
+ */
 export class VirtualMachine extends WorkloadResource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const type = typeof args.os === "string" ? `vm-${args.os}` : pulumi.output(args.os).apply((os) => `vm-${os}`);

@@ -28,6 +28,7 @@ const BRAND = "__wwsWorkspace";
  * nothing remotely: workloads and templates given `workspace: <this>` take its name, base URL and
  * API key (each unless set on them) and become its children, unless their own `parent` is set.
  * Each setting it leaves out comes from the stack config, then the environment.
+ * @see pulumi-wws/provider/README.md#connection (shipped in the package): where each setting comes from, and what preview checks
  */
 export class Workspace extends pulumi.ComponentResource {
   /** The workspace name: the `name` given, else the stack config `wws:workspace`, else `WWS_WORKSPACE`. */

@@ -103,6 +103,30 @@ it("should ship the reference docs and examples, every relative link resolving i
     return !resolved.startsWith(pkg + path.sep) || !fs.existsSync(resolved);
   });
   expect(dead).toEqual([]);
+
+  // Each resource class's doc comment, as an editor shows it from the shipped typings, points at a
+  // section of the shipped provider/README.md that exists.
+  const anchors = new Set(
+    [...fs.readFileSync(path.join(pkg, "provider/README.md"), "utf8").matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+      m[1]
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, "")
+        .replace(/ /g, "-"),
+    ),
+  );
+  const typings = path.join(pkg, "dist/provider/resources");
+  const sees = fs
+    .readdirSync(typings)
+    .filter((f) => f.endsWith(".d.ts"))
+    .flatMap((f) =>
+      [
+        ...fs
+          .readFileSync(path.join(typings, f), "utf8")
+          .matchAll(/@see pulumi-wws\/provider\/README\.md#([a-z0-9-]+)/g),
+      ].map((m) => ({ file: f, anchor: m[1] })),
+    );
+  expect(new Set(sees.map((s) => s.file)).size).toBeGreaterThanOrEqual(8);
+  expect(sees.filter((s) => !anchors.has(s.anchor))).toEqual([]);
 });
 
 it("should run up, preview, refresh and destroy of every resource against `wws-local`", async () => {
