@@ -13,9 +13,9 @@ import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./fai
 import {
   CONNECTION_KEYS,
   PROVIDER_KEY,
-  RESOURCE_URN_KEY,
   TEMPLATE_FIELDS,
   TEMPLATE_OUTPUT_KEYS,
+  TRANSIENT_KEYS,
   type Props,
 } from "./props";
 import { containsUnknown } from "./unknown";
@@ -26,7 +26,7 @@ const NOT_BODY = new Set<string>([
   ...TEMPLATE_OUTPUT_KEYS,
   "adoptId",
   PROVIDER_KEY,
-  RESOURCE_URN_KEY,
+  ...TRANSIENT_KEYS,
 ]);
 
 /** Limits the schema checks in a rule, which zod skips while another field fails: checked here then. */
@@ -63,7 +63,7 @@ function configRules(kind: unknown, config: Props, unknownKeys: ReadonlySet<stri
  */
 export function checkTemplate(news: Props, sources: ConnectionSources): CheckOutcome {
   const inputs: Props = { ...news };
-  delete inputs[RESOURCE_URN_KEY];
+  for (const key of TRANSIENT_KEYS) delete inputs[key];
   const failures: Failure[] = checkConnection(news, sources, inputs);
 
   const body: Props = {};

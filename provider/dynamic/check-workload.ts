@@ -10,7 +10,7 @@ import {
 } from "../../sdk/schemas";
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
-import { CONNECTION_KEYS, OPTION_KEYS, RESOURCE_URN_KEY, type Props } from "./props";
+import { CONNECTION_KEYS, OPTION_KEYS, TRANSIENT_KEYS, type Props } from "./props";
 import { bodyOf } from "./workload-body";
 import { MAX_TIMEOUT_SECONDS, timeoutProblems } from "./timeouts";
 import { containsUnknown, isUnknown } from "./unknown";
@@ -90,7 +90,7 @@ function checkOptions(news: Props): Failure[] {
  */
 export function checkWorkload(olds: Props, news: Props, sources: ConnectionSources): CheckOutcome {
   const inputs: Props = { ...news };
-  delete inputs[RESOURCE_URN_KEY];
+  for (const key of TRANSIENT_KEYS) delete inputs[key];
   const failures = [...checkConnection(news, sources, inputs), ...checkOptions(news)];
 
   const type = news.type;

@@ -18,6 +18,8 @@ import type { Props } from "./props";
  * provider's only event loop, its waits and event streams, 40-55 ms per VM or database.
  */
 const SCHEME = "scrypt1";
+/** The digest of a new resource's password at preview, where no digest is compared or stored. */
+export const PREVIEW_DIGEST = "not computed at preview";
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 /** A workload's `credentials` as a bag holds them: with a password, or sealed with its digest. */
@@ -87,9 +89,18 @@ export function sealCredentials(props: Props): Props {
 export class CredentialVault {
   private readonly logins = new Map<string, Login>();
 
-  /** Seals `inputs` (see `sealCredentials`) off the event loop, keeping their login for `sealedLogin`. */
-  async seal(inputs: Props): Promise<Props> {
+  /**
+   * Seals `inputs` (see `sealCredentials`) off the event loop, keeping their login for `sealedLogin`.
+   * `storedLater: false` (a new resource at preview: nothing stores these inputs, and there is no
+   * state to compare them with) takes the password out without the scrypt work.
+   */
+  async seal(inputs: Props, storedLater = true): Promise<Props> {
     const login = loginOf(inputs.credentials);
+    if (!storedLater && typeof login?.password === "string") {
+      const { password: _password, ...rest } = login;
+      void _password;
+      return { ...inputs, credentials: { ...rest, digest: PREVIEW_DIGEST } };
+    }
     const digest = await credentialsDigestAsync(String(inputs.workloadId), login);
     if (digest === undefined || login === undefined) return inputs;
     const { password: _password, ...rest } = login;

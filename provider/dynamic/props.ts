@@ -54,6 +54,14 @@ export const DRIFT_KEY = "restartsOutsidePulumi";
  * dynamic provider host passes `check` no URN). `check` takes it out of the inputs: never in state.
  */
 export const RESOURCE_URN_KEY = "__urn";
+/**
+ * Whether the program runs a preview (`pulumi.runtime.isDryRun()`), sent by the resource class like
+ * the URN: the engine tells `check` nothing of it. A new resource's password digest compares with
+ * nothing at preview, so `check` computes it only when it will be stored. Never in state.
+ */
+export const DRY_RUN_KEY = "__dryRun";
+/** The inputs the resource classes send for `check` alone: it removes them before anything is stored. */
+export const TRANSIENT_KEYS: readonly string[] = Object.freeze([RESOURCE_URN_KEY, DRY_RUN_KEY]);
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
@@ -66,7 +74,7 @@ export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([
   "credentials",
   DRIFT_KEY,
   PROVIDER_KEY,
-  RESOURCE_URN_KEY,
+  ...TRANSIENT_KEYS,
 ]);
 
 /** The keys a user sets (everything but outputs and `__provider`). */

@@ -1,5 +1,10 @@
 import { diffWorkload } from "../../provider/dynamic/diff-workload";
-import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
+import {
+  CredentialVault,
+  PREVIEW_DIGEST,
+  credentialsDigest,
+  sealCredentials,
+} from "../../provider/dynamic/credentials-digest";
 import { PASSWORD, STUB, apiRequests, change, startHarness, up, type Harness } from "./harness";
 
 const vm = (password: string) => ({
@@ -81,6 +86,28 @@ describe("workload credentials against the local service", () => {
     const same = await change(h.workload, id, outs, { ...db(PASSWORD), workloadId: "db-digest" });
     expect(same.diff.changes).toBe(false);
     expect(await apiRequests(h)).toEqual({});
+  });
+
+  it("should leave a new workload's digest for up at preview, and digest an existing one's to compare", async () => {
+    const preview = { ...vm(PASSWORD), workloadId: "vm-preview", __dryRun: true };
+    const fresh = await h.workload.check({}, preview);
+    expect(fresh.failures).toEqual([]);
+    expect(fresh.inputs.credentials).toEqual({ username: "ops", digest: PREVIEW_DIGEST });
+    expect(fresh.inputs).not.toHaveProperty("__dryRun");
+    // With a state there is a digest to compare with: computed, and a changed password shows.
+    const state = { ...sealCredentials({ ...vm(PASSWORD), workloadId: "vm-preview" }), phase: "Running" };
+    const existing = await h.workload.check(state, {
+      ...preview,
+      credentials: { username: "ops", password: "new-Pw-2" },
+    });
+    expect(existing.inputs.credentials).toEqual({
+      username: "ops",
+      digest: credentialsDigest("vm-preview", { username: "ops", password: "new-Pw-2" }),
+    });
+    expect(diffWorkload(state, existing.inputs).changes).not.toBe(false);
+    // At up the new workload's check digests it: that is what the state keeps.
+    const atUp = await h.workload.check({}, { ...preview, __dryRun: false });
+    expect(atUp.inputs.credentials).toEqual(sealCredentials({ ...vm(PASSWORD), workloadId: "vm-preview" }).credentials);
   });
 
   it("should fail a create whose password this process never saw, naming the workload, and send nothing", async () => {
