@@ -1,4 +1,5 @@
 import { createBodyFields, type SavedTemplate, type WorkloadType } from "../../sdk/schemas";
+import { WORKLOAD_FIELDS } from "../../provider/fields/workload-fields";
 import { literal } from "./literal";
 import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
 
@@ -14,11 +15,11 @@ const CLASSES: Record<string, { className: string; extra?: Record<string, string
 };
 
 /**
- * The spec fields a typed class takes as arguments: those of its type's create body, but `id`
- * and `credentials` (arguments of their own; the service never shows a password).
+ * The spec fields a typed class takes as arguments: those of its type's create body, but the
+ * fields the provider declares itself (`credentials`: the service never shows a password).
  */
 function specFieldsOf(type: WorkloadType): readonly string[] {
-  return createBodyFields(type).filter((k) => k !== "credentials");
+  return createBodyFields(type).filter((k) => !(k in WORKLOAD_FIELDS));
 }
 
 /** The stack config key of a workload's password: `password-<id>`. */

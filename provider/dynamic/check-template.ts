@@ -10,21 +10,13 @@ import {
 import { checkConnection, type CheckOutcome } from "./check-workload";
 import type { ConnectionSources } from "./connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./failures";
-import {
-  CONNECTION_KEYS,
-  PROVIDER_KEY,
-  TEMPLATE_FIELDS,
-  TEMPLATE_OUTPUT_KEYS,
-  TRANSIENT_KEYS,
-  type Props,
-} from "./props";
+import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../fields/template-fields";
+import { PROVIDER_KEY, TRANSIENT_KEYS, type Props } from "./props";
 import { containsUnknown } from "./unknown";
 
 /** Keys of a template's property bag that are not fields of the create body. */
 const NOT_BODY = new Set<string>([
-  ...CONNECTION_KEYS,
-  ...TEMPLATE_OUTPUT_KEYS,
-  "adoptId",
+  ...Object.keys(TEMPLATE_FIELDS).filter((k) => !TEMPLATE_RULES.bodyKeys.includes(k)),
   PROVIDER_KEY,
   ...TRANSIENT_KEYS,
 ]);
@@ -72,9 +64,9 @@ export function checkTemplate(news: Props, sources: ConnectionSources): CheckOut
   for (const k of unknownKeys) delete body[k];
   const outcome = schemaFailures(TemplateCreate, body, {
     unknownKeys,
-    knownFields: TEMPLATE_FIELDS,
+    knownFields: TEMPLATE_RULES.bodyKeys,
     schema: TemplateCreate,
-    otherArguments: CONNECTION_KEYS,
+    otherArguments: TEMPLATE_RULES.connectionKeys,
   });
   failures.push(...outcome.failures);
   const adoptId = news.adoptId;

@@ -10,7 +10,9 @@ import {
 } from "../../sdk/schemas";
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
-import { CONNECTION_KEYS, OPTION_KEYS, TRANSIENT_KEYS, type Props } from "./props";
+import type { OptionValue } from "../fields/declaration";
+import { WORKLOAD_RULES, type WorkloadRules } from "../fields/workload-rules";
+import { CONNECTION_KEYS, TRANSIENT_KEYS, type Props } from "./props";
 import { bodyOf } from "./workload-body";
 import { MAX_TIMEOUT_SECONDS, timeoutProblems } from "./timeouts";
 import { containsUnknown, isUnknown } from "./unknown";
@@ -21,7 +23,9 @@ export interface CheckOutcome {
 }
 
 /** Top-level names other than spec fields: what a misspelt argument may have been meant as. */
-const OTHER_ARGUMENTS = ["workloadId", "credentials", ...CONNECTION_KEYS, ...OPTION_KEYS];
+const OTHER_ARGUMENTS = Object.entries(WORKLOAD_RULES.fields)
+  .filter(([k, f]) => f.role !== "output" && f.role !== "drift" && k !== "type")
+  .map(([k]) => k);
 
 /**
  * Connection settings: each must be found (argument, stack config or environment) and valid.
@@ -51,30 +55,28 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
   return failures;
 }
 
-function checkOptions(news: Props): Failure[] {
+const isSet = (v: unknown): boolean => v !== undefined && v !== null && !isUnknown(v);
+
+/** The problem of an option's value, by the value type its declaration gives; undefined when fine. */
+const OPTION_PROBLEMS: Record<OptionValue, (v: unknown) => string | undefined> = {
+  boolean: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
+  seconds: (v) =>
+    typeof v === "number" && Number.isFinite(v) && v > 0 && v <= MAX_TIMEOUT_SECONDS
+      ? undefined
+      : `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (24 h)`,
+  "restart-trigger": (v) =>
+    typeof v === "string" || typeof v === "number"
+      ? undefined
+      : "must be a string or a number; change it to restart the workload",
+  // Checked per operation below: the resource option's own shape.
+  timeouts: () => undefined,
+};
+
+export function checkOptions(news: Props, rules: WorkloadRules = WORKLOAD_RULES): Failure[] {
   const failures: Failure[] = [];
-  for (const key of ["waitForReady", "waitForAdminConsole", "waitForDeletion", "adopt", "allowDataLoss"]) {
-    const v = news[key];
-    if (v !== undefined && v !== null && !isUnknown(v) && typeof v !== "boolean")
-      failures.push(failureAt([key], "must be true or false"));
-  }
-  const t = news.readyTimeoutSeconds;
-  if (
-    t !== undefined &&
-    t !== null &&
-    !isUnknown(t) &&
-    (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_TIMEOUT_SECONDS)
-  ) {
-    failures.push(
-      failureAt(
-        ["readyTimeoutSeconds"],
-        `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (24 h)`,
-      ),
-    );
-  }
-  const r = news.restartTrigger;
-  if (r !== undefined && r !== null && !isUnknown(r) && typeof r !== "string" && typeof r !== "number") {
-    failures.push(failureAt(["restartTrigger"], "must be a string or a number; change it to restart the workload"));
+  for (const [key, value] of Object.entries(rules.optionValues)) {
+    const problem = isSet(news[key]) ? OPTION_PROBLEMS[value](news[key]) : undefined;
+    if (problem) failures.push(failureAt([key], problem));
   }
   if (!containsUnknown(news.customTimeouts)) {
     for (const p of timeoutProblems(news.customTimeouts))

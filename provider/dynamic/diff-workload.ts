@@ -1,7 +1,9 @@
 import { digestOf, loginOf } from "./credentials-digest";
 import { sameValue } from "./equal";
 import { recordedReady } from "./outputs";
-import { DRIFT_KEY, PROVIDER_KEY, inputKeys, type Props } from "./props";
+import { replaces } from "../fields/declaration";
+import { WORKLOAD_RULES } from "../fields/workload-rules";
+import { PROVIDER_KEY, inputKeys, type Props } from "./props";
 import { parseWorkload } from "./workload-model";
 
 /**
@@ -19,6 +21,8 @@ export interface DiffResult {
 export interface WorkloadChanges {
   /** Keys that need a new workload: identity, a database's engine and credentials. */
   replaces: string[];
+  /** There are replaces, and each keeps the id (`replace-delete-first`): the old workload must go first. */
+  deleteFirst: boolean;
   /** Keys sent with an upsert, then the new generation is awaited: every other spec field, VM credentials. */
   updates: string[];
   /** `restartTrigger` changed from one value to another: a restart call, then a wait. */
@@ -29,22 +33,6 @@ export interface WorkloadChanges {
   resumeWait: boolean;
 }
 
-const REPLACE_KEYS = new Set(["workspace", "workloadId", "type"]);
-const LOCAL_KEYS = new Set([
-  "baseUrl",
-  "apiKey",
-  "waitForReady",
-  "readyTimeoutSeconds",
-  "waitForAdminConsole",
-  "waitForDeletion",
-  "customTimeouts",
-  "adopt",
-  "allowDataLoss",
-  DRIFT_KEY,
-]);
-/** Set once on a database: a change means a new database. */
-const STORAGE_SET_ONCE = new Set(["engine", "credentials"]);
-
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 /** Credentials compared by digest: the state keeps no password (see credentials-digest.ts). */
@@ -52,31 +40,45 @@ function comparable(props: Props): Props {
   return { ...props, credentials: digestOf(props) };
 }
 
-export function classifyWorkloadChanges(oldProps: Props, newProps: Props): WorkloadChanges {
+/**
+ * Sorts what changed by what the declaration (provider/fields/) says a change of each key does.
+ * A key the declaration does not name is a spec field: an update.
+ */
+export function classifyWorkloadChanges(oldProps: Props, newProps: Props, rules = WORKLOAD_RULES): WorkloadChanges {
   const olds = comparable(oldProps);
   const news = comparable(newProps);
-  const out: WorkloadChanges = { replaces: [], updates: [], restart: false, local: [], resumeWait: false };
+  const out: WorkloadChanges = {
+    replaces: [],
+    deleteFirst: false,
+    updates: [],
+    restart: false,
+    local: [],
+    resumeWait: false,
+  };
   // The engine does not update a resource because it has init errors (only with `replaceOnChanges:
   // ["#initerror"]`), so the diff itself asks for the update that waits again.
   const recordedStatus = parseWorkload(oldProps).status;
   const options = parseWorkload(newProps).options;
   // A state without a status (a wait cut before any read: a cancelled run) owes the wait too.
   out.resumeWait = options.waitForReady && !recordedReady(recordedStatus, options);
-  const storage = news.type === "storage" || olds.type === "storage";
+  // A database's set-once fields replace it whichever side is one.
+  const type = news.type === "storage" || olds.type === "storage" ? "storage" : news.type;
   const keys = new Set([...inputKeys(olds), ...inputKeys(news)]);
   keys.delete(PROVIDER_KEY);
   for (const key of [...keys].sort()) {
     if (sameValue(olds[key], news[key])) continue;
-    if (REPLACE_KEYS.has(key)) out.replaces.push(key);
-    else if (key === "restartTrigger") {
-      // Adding or removing a trigger is not a change of its value: no restart.
+    const change = rules.changeOf(type, key);
+    // Adding or removing a trigger is not a change of its value: no restart.
+    if (change === "restart") {
       if (isSet(olds[key]) && isSet(news[key])) out.restart = true;
       else out.local.push(key);
-    } else if (LOCAL_KEYS.has(key)) out.local.push(key);
+    }
     // Credentials missing from an old state (adopted, imported) are sent, not a reason to replace:
     // the service answers 409 if they differ from the ones it holds.
-    else if (storage && STORAGE_SET_ONCE.has(key) && !(key === "credentials" && !isSet(olds[key])))
+    else if (replaces(change) && !(key === "credentials" && !isSet(olds[key]))) {
+      out.deleteFirst = (out.replaces.length === 0 || out.deleteFirst) && change === "replace-delete-first";
       out.replaces.push(key);
+    } else if (change === "local" || change === "none") out.local.push(key);
     else out.updates.push(key);
   }
   return out;
@@ -92,15 +94,22 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props): Workl
  * input change, a wait left unfinished (init errors) still needs the update: DIFF_SOME, nothing
  * to detail; otherwise DIFF_NONE. What the update then does is decided again in `update`.
  */
-export function diffResultOf(
-  hasInputChanges: boolean,
-  resume: boolean,
-  replaces: string[],
-  deleteBeforeReplace: boolean,
-): DiffResult {
-  if (hasInputChanges)
-    return { changes: undefined, replaces, deleteBeforeReplace: replaces.length > 0 && deleteBeforeReplace };
-  return { changes: resume, replaces: [], deleteBeforeReplace: false };
+export function diffResultOf(change: {
+  /** Some input differs from the state's. */
+  inputsChanged: boolean;
+  /** No input differs, but the last wait did not finish: the update waits again. */
+  resumeWait: boolean;
+  replaces: string[];
+  /** A replacement deletes the old resource before it creates the new one. */
+  deleteFirst: boolean;
+}): DiffResult {
+  if (change.inputsChanged)
+    return {
+      changes: undefined,
+      replaces: change.replaces,
+      deleteBeforeReplace: change.replaces.length > 0 && change.deleteFirst,
+    };
+  return { changes: change.resumeWait, replaces: [], deleteBeforeReplace: false };
 }
 
 /** Whether `props` keep a password (a state written by 0.1.0), not its digest. */
@@ -120,9 +129,13 @@ export function diffWorkload(olds: Props, news: Props): DiffResult {
 
 /** `diffWorkload` of changes already classified (`olds`: the state they were classified against). */
 export function diffOfChanges(c: WorkloadChanges, olds: Props): DiffResult {
-  const sameIdentity = !c.replaces.includes("workspace") && !c.replaces.includes("workloadId");
-  const inputChanges = c.replaces.length > 0 || c.updates.length > 0 || c.restart || c.local.length > 0;
-  const result = diffResultOf(inputChanges, c.resumeWait, c.replaces, sameIdentity);
+  const inputsChanged = c.replaces.length > 0 || c.updates.length > 0 || c.restart || c.local.length > 0;
+  const result = diffResultOf({
+    inputsChanged,
+    resumeWait: c.resumeWait,
+    replaces: c.replaces,
+    deleteFirst: c.deleteFirst,
+  });
   // A state written by 0.1.0 keeps the password where ours keeps its digest: the engine's own diff
   // of the inputs would take that for a new password (and replace a database). Ours decides alone.
   if (result.changes === undefined && holdsPassword(olds)) return { ...result, changes: true };

@@ -1,54 +1,27 @@
 import { CONNECTION_SETTING_NAMES } from "../../sdk/connection-check";
+import { keysWithRole } from "../fields/declaration";
+import { WORKLOAD_FIELDS, type BooleanOption } from "../fields/workload-fields";
+import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
 /**
  * The property bag of a workload as the dynamic provider sees it (inputs after `check`, and
- * outputs in state): flat, so that a failure or a diff names the field the user wrote. Past
- * `check` and `diff`, each method parses it into a `WorkloadModel` (workload-model.ts) and
+ * outputs in state): flat, so that a failure or a diff names the field the user wrote. Its keys
+ * are the fields of provider/fields/workload-fields.ts (identity, connection, credentials, options,
+ * drift, outputs) and the spec fields of the type's create body (every other key); after `check`,
+ * and in state, the password of `credentials` is replaced by a digest (credentials-digest.ts).
+ * Past `check` and `diff`, each method parses it into a `WorkloadModel` (workload-model.ts) and
  * writes that back into the same keys.
- *
- *   workloadId, type                 identity (with the workspace)
- *   <spec fields>                    cpus, memory, image, engine, … : every other key
- *   credentials                      write-only login (a Pulumi secret); after `check`, and in state, its
- *                                    password is replaced by a digest (credentials-digest.ts)
- *   workspace, baseUrl, apiKey       connection (apiKey only when given as an argument; a secret)
- *   waitForReady, readyTimeoutSeconds, waitForAdminConsole, waitForDeletion, restartTrigger, adopt,
- *   allowDataLoss,
- *   customTimeouts (the resource option, carried here by the resource class)   options
- *   phase, message, … (OUTPUT_KEYS)  what the service reports; outputs only
  */
 export type Props = Record<string, unknown>;
 
-export const IDENTITY_KEYS = ["workloadId", "type"] as const;
-/** The connection settings, in the order messages name them (the SDK's list). */
+export const IDENTITY_KEYS = WORKLOAD_RULES.identityKeys;
+/** The connection settings, in the order messages name them (the SDK's list; the declaration's, by test). */
 export const CONNECTION_KEYS = CONNECTION_SETTING_NAMES;
-export const OPTION_KEYS = [
-  "waitForReady",
-  "readyTimeoutSeconds",
-  "waitForAdminConsole",
-  "waitForDeletion",
-  "customTimeouts",
-  "restartTrigger",
-  "adopt",
-  "allowDataLoss",
-] as const;
-export const OUTPUT_KEYS = [
-  "phase",
-  "message",
-  "restartCount",
-  "endpoint",
-  "adminUrl",
-  "adminReady",
-  "connectionUri",
-  "generation",
-  "observedGeneration",
-] as const;
-/** The fields of a template a user sets (the create body). */
-export const TEMPLATE_FIELDS = ["name", "description", "kind", "config"] as const;
-/** What the service reports of a template; outputs only. */
-export const TEMPLATE_OUTPUT_KEYS: readonly string[] = Object.freeze(["templateId", "createdAt"]);
+export const OPTION_KEYS = WORKLOAD_RULES.optionKeys;
+export const OUTPUT_KEYS = WORKLOAD_RULES.outputKeys;
 /** Written by `read` only: restarts the stack did not ask for (see `restartsOutsidePulumi`). */
-export const DRIFT_KEY = "restartsOutsidePulumi";
+export const DRIFT_KEY = keysWithRole(WORKLOAD_FIELDS, "drift")[0];
 /**
  * The resource's URN, sent by the resource class so that the provider can name the resource (the
  * dynamic provider host passes `check` no URN). `check` takes it out of the inputs: never in state.
@@ -67,12 +40,7 @@ export const PROVIDER_KEY = "__provider";
 
 /** Every key of the bag that is not a spec field: a spec field must not use one. */
 export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([
-  ...IDENTITY_KEYS,
-  ...CONNECTION_KEYS,
-  ...OPTION_KEYS,
-  ...OUTPUT_KEYS,
-  "credentials",
-  DRIFT_KEY,
+  ...WORKLOAD_RULES.notSpecKeys,
   PROVIDER_KEY,
   ...TRANSIENT_KEYS,
 ]);
@@ -90,13 +58,9 @@ export function inputsOf(props: Props): Props {
 }
 
 export const DEFAULT_OPTIONS = Object.freeze({
-  waitForReady: true,
+  ...(WORKLOAD_RULES.defaults as Record<BooleanOption, boolean>),
   /** Also the default of each `customTimeouts` operation (see `timeouts.ts`). */
   readyTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS, // 10 min
-  waitForAdminConsole: false,
-  waitForDeletion: true,
-  adopt: false,
-  allowDataLoss: false,
 });
 
 export interface WorkloadOptions {

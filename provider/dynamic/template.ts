@@ -15,7 +15,8 @@ import { diffResultOf } from "./diff-workload";
 import { sameValue } from "./equal";
 import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
-import { PROVIDER_KEY, TEMPLATE_FIELDS, TEMPLATE_OUTPUT_KEYS, type Props } from "./props";
+import { TEMPLATE_RULES } from "../fields/template-fields";
+import { PROVIDER_KEY, type Props } from "./props";
 import type { ProviderImpl } from "./types";
 
 /**
@@ -28,12 +29,9 @@ const within = (ctx: ManagedContext): { deadline: number; signal: AbortSignal } 
   signal: ctx.cancelled,
 });
 
-/** There is no template update: any of these changed means a new template. */
-const TEMPLATE_REPLACE_KEYS = [...TEMPLATE_FIELDS, "workspace"];
-
 function bodyOf(props: Props): TemplateCreate {
   const body: Props = {};
-  for (const k of TEMPLATE_FIELDS) if (props[k] !== undefined && props[k] !== null) body[k] = props[k];
+  for (const k of TEMPLATE_RULES.bodyKeys) if (props[k] !== undefined && props[k] !== null) body[k] = props[k];
   return body as unknown as TemplateCreate;
 }
 
@@ -59,7 +57,7 @@ async function adoptTemplate(
     throw err;
   }
   const saved: Props = { name: t.name, description: t.description, kind: t.kind, config: t.config };
-  const differing = TEMPLATE_FIELDS.filter((k) => !sameValue(saved[k], inputs[k]));
+  const differing = TEMPLATE_RULES.bodyKeys.filter((k) => !sameValue(saved[k], inputs[k]));
   if (differing.length > 0) {
     throw new Error(
       `adoptId: template ${templateId} differs from the declared one in ${differing.join(", ")}; a template cannot be updated, so declare it as saved (GET /v1/tenants/${workspace}/templates/${templateId}) or remove adoptId to create a new one`,
@@ -111,16 +109,16 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async diff(_id, olds, news) {
       const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
-        .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_OUTPUT_KEYS.includes(k))
+        .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_RULES.outputKeys.includes(k))
         .filter((k) => !sameValue(olds[k], news[k]))
         .sort();
       // Created before the old one is deleted: the new template gets a new id.
-      return diffResultOf(
-        changed.length > 0,
-        false,
-        changed.filter((k) => TEMPLATE_REPLACE_KEYS.includes(k)),
-        false,
-      );
+      return diffResultOf({
+        inputsChanged: changed.length > 0,
+        resumeWait: false,
+        replaces: changed.filter((k) => TEMPLATE_RULES.replaceOnChanges.includes(k)),
+        deleteFirst: false,
+      });
     },
 
     async create(inputs) {
@@ -155,7 +153,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         }
         const outs = live({ ...base, baseUrl: conn.baseUrl }, t);
         const inputs = Object.fromEntries(
-          Object.entries(outs).filter(([k]) => !TEMPLATE_OUTPUT_KEYS.includes(k) && k !== PROVIDER_KEY),
+          Object.entries(outs).filter(([k]) => !TEMPLATE_RULES.outputKeys.includes(k) && k !== PROVIDER_KEY),
         );
         return { id, props: outs, inputs };
       });

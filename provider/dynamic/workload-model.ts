@@ -1,5 +1,6 @@
 import type { WorkloadStatus, WorkloadType } from "../../sdk/schemas";
 import type { ConnectionField } from "./connection";
+import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { type Login, loginOf } from "./credentials-digest";
 import {
   CONNECTION_KEYS,
@@ -7,7 +8,6 @@ import {
   IDENTITY_KEYS,
   NOT_SPEC_KEYS,
   OPTION_KEYS,
-  OUTPUT_KEYS,
   PROVIDER_KEY,
   optionsOf,
   type Props,
@@ -55,7 +55,7 @@ export interface WorkloadIdentity {
 export type ConnectionArgs = Readonly<Partial<Record<ConnectionField, unknown>>>;
 
 /** What `/status` reports and the outputs record, in output order: every output key but the derived `connectionUri`. */
-export const STATUS_KEYS = OUTPUT_KEYS.filter((k) => k !== "connectionUri");
+export const STATUS_KEYS = WORKLOAD_RULES.statusKeys;
 
 const NOT_SPEC = new Set<string>(NOT_SPEC_KEYS);
 

@@ -64,10 +64,14 @@ export interface WaitArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** Properties and options every resource of the package shares. */
+/**
+ * Properties and options every resource of the package shares. `secretKeys`: the resource's secret
+ * fields (its declaration's), kept secret in the outputs too.
+ */
 export function connectionProps<O extends pulumi.CustomResourceOptions>(
   args: ConnectionArgs,
   opts: O | undefined,
+  secretKeys: readonly string[],
 ): { props: Record<string, pulumi.Input<unknown> | undefined>; opts: O } {
   let workspace: pulumi.Input<string> | undefined;
   let { baseUrl, apiKey } = args;
@@ -82,18 +86,16 @@ export function connectionProps<O extends pulumi.CustomResourceOptions>(
     workspace = args.workspace;
   }
   // Secrets on the way in, whatever the user passed; the engine keeps them secret in state.
-  const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), "apiKey", "credentials"])];
+  const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretKeys])];
   return {
-    props: { workspace, baseUrl, apiKey: apiKey === undefined ? undefined : pulumi.secret(apiKey) },
+    props: { workspace, baseUrl, apiKey: secretOrUndefined(apiKey) },
     opts: { ...(opts ?? ({} as O)), parent, additionalSecretOutputs },
   };
 }
 
-/** `credentials` as a secret, or undefined. */
-export function secretCredentials(
-  credentials: pulumi.Input<CredentialsArgs> | undefined,
-): pulumi.Output<unknown> | undefined {
-  return credentials === undefined ? undefined : pulumi.secret(credentials);
+/** `value` as a secret, or undefined. */
+export function secretOrUndefined(value: pulumi.Input<unknown> | undefined): pulumi.Output<unknown> | undefined {
+  return value === undefined ? undefined : pulumi.secret(value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
-import { CONNECTION_KEYS, PROVIDER_KEY, TEMPLATE_FIELDS, TEMPLATE_OUTPUT_KEYS } from "../dynamic/props";
+import { PROVIDER_KEY } from "../dynamic/props";
+import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../stub";
 import { connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
 
@@ -25,22 +26,9 @@ export interface TemplateArgs extends ConnectionArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const TEMPLATE_ARGS = new Set<string>([...TEMPLATE_FIELDS, ...CONNECTION_KEYS]);
+const TEMPLATE_ARGS = new Set<string>(TEMPLATE_RULES.argumentKeys);
 /** Keys of the property bag that are not arguments. */
-const NOT_ARGUMENTS = new Set([...TEMPLATE_OUTPUT_KEYS, PROVIDER_KEY]);
-const REPLACE_ON_CHANGES = ["name", "description", "kind", "config", "workspace"];
-
-/** The properties of a `Template` (see the class), kept when undefined. */
-const TEMPLATE_PROPERTIES: ReadonlySet<string> = new Set([
-  "templateId",
-  "workspace",
-  "baseUrl",
-  "name",
-  "description",
-  "kind",
-  "config",
-  "createdAt",
-]);
+const NOT_ARGUMENTS = new Set([...TEMPLATE_RULES.outputKeys, PROVIDER_KEY]);
 
 /**
  * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
@@ -68,19 +56,16 @@ export class Template extends HostedResource {
       refuseDeepInput("Template", name, key, value);
     }
     // Every change replaces a template: said to the engine, its detailed diff marks them `*-replace`.
-    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...REPLACE_ON_CHANGES])];
-    const connection = connectionProps(args, { ...opts, replaceOnChanges });
+    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...TEMPLATE_RULES.replaceOnChanges])];
+    const connection = connectionProps(args, { ...opts, replaceOnChanges }, TEMPLATE_RULES.secretKeys);
+    const declared = TEMPLATE_RULES.argumentKeys.filter((k) => !TEMPLATE_RULES.connectionKeys.includes(k));
     const props: pulumi.Inputs = {
       ...extra,
-      name: args.name,
-      description: args.description,
-      kind: args.kind,
-      config: args.config,
-      adoptId: args.adoptId,
+      ...Object.fromEntries(declared.map((k) => [k, (args as unknown as Record<string, unknown>)[k]])),
       ...connection.props,
-      templateId: undefined,
-      createdAt: undefined,
+      // Every output must be a key here for the resource to get a property for it.
+      ...Object.fromEntries(TEMPLATE_RULES.outputKeys.map((k) => [k, undefined])),
     };
-    super("template", "Template", name, props, TEMPLATE_PROPERTIES, connection.opts);
+    super("template", "Template", name, props, TEMPLATE_RULES.properties, connection.opts);
   }
 }

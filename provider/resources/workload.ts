@@ -1,12 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
-import { CONNECTION_KEYS, NOT_SPEC_KEYS, OPTION_KEYS, OUTPUT_KEYS } from "../dynamic/props";
+import { NOT_SPEC_KEYS } from "../dynamic/props";
+import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../stub";
 import { claimWorkloadId } from "./declared-ids";
 import {
   connectionProps,
   refuseDeepInput,
-  secretCredentials,
+  secretOrUndefined,
   type ConnectionArgs,
   type CredentialsArgs,
   type WaitArgs,
@@ -15,29 +16,8 @@ import {
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
 
-/** The arguments every workload class takes besides its spec fields (`customTimeouts` is a resource option). */
-const COMMON_ARGS = [
-  "workloadId",
-  ...CONNECTION_KEYS,
-  "credentials",
-  ...OPTION_KEYS.filter((k) => k !== "customTimeouts"),
-];
-
 /** Keys a spec must not use: the bag's own keys, and `id` (the engine's; users set `workloadId`). */
 const RESERVED = new Set(["id", ...NOT_SPEC_KEYS]);
-
-/** The properties of every workload resource (see the class), kept when undefined. */
-const WORKLOAD_PROPERTIES: ReadonlySet<string> = new Set([
-  "workloadId",
-  "workspace",
-  "baseUrl",
-  "type",
-  ...OUTPUT_KEYS,
-]);
-
-/** What changes of a workload replace it; the engine marks them `*-replace` in its detailed diff. */
-const REPLACE_ON_CHANGES = ["workspace", "workloadId", "type"];
-const DATABASE_REPLACE_ON_CHANGES = ["engine", "credentials"];
 
 /**
  * Arguments this class does not know (a misspelt name in JavaScript, a field of another kind),
@@ -49,7 +29,7 @@ function unknownArgs(
   spec: Record<string, unknown>,
   consumed: readonly string[],
 ): Record<string, unknown> {
-  const known = new Set([...COMMON_ARGS, ...Object.keys(spec), ...consumed]);
+  const known = new Set([...WORKLOAD_RULES.commonArgs, ...Object.keys(spec), ...consumed]);
   return Object.fromEntries(Object.entries(args).filter(([k, v]) => !known.has(k) && v !== undefined));
 }
 
@@ -119,35 +99,28 @@ export abstract class WorkloadResource extends HostedResource {
         );
       refuseDeepInput(className, name, key, extra[key]);
     }
-    const isDatabase = type === "storage";
+    // The engine's detailed diff then marks these `*-replace`.
     const replaceOnChanges = [
-      ...new Set([
-        ...(opts?.replaceOnChanges ?? []),
-        ...REPLACE_ON_CHANGES,
-        ...(isDatabase ? DATABASE_REPLACE_ON_CHANGES : []),
-      ]),
+      ...new Set([...(opts?.replaceOnChanges ?? []), ...WORKLOAD_RULES.replaceOnChanges(type)]),
     ];
-    const connection = connectionProps(args, { ...opts, replaceOnChanges });
+    const connection = connectionProps(args, { ...opts, replaceOnChanges }, WORKLOAD_RULES.secretKeys);
     claimWorkloadId(`${className} "${name}"`, connection.props.workspace, args.workloadId ?? name);
+    const given = args as Record<string, unknown>;
+    const declared = WORKLOAD_RULES.commonArgs.filter((k) => !WORKLOAD_RULES.connectionKeys.includes(k));
     const props: pulumi.Inputs = {
-      workloadId: args.workloadId ?? name,
-      type,
       ...spec,
       ...extra,
-      credentials: secretCredentials(args.credentials),
+      ...Object.fromEntries(
+        declared.map((k) => [k, WORKLOAD_RULES.secretKeys.includes(k) ? secretOrUndefined(given[k]) : given[k]]),
+      ),
+      workloadId: args.workloadId ?? name,
+      type,
       ...connection.props,
-      waitForReady: args.waitForReady,
-      readyTimeoutSeconds: args.readyTimeoutSeconds,
-      waitForAdminConsole: args.waitForAdminConsole,
-      waitForDeletion: args.waitForDeletion,
       customTimeouts: carriedTimeouts(opts),
-      restartTrigger: args.restartTrigger,
-      adopt: args.adopt,
-      allowDataLoss: args.allowDataLoss,
       // Every output must be a key here for the resource to get a property for it.
-      ...Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined])),
+      ...Object.fromEntries(WORKLOAD_RULES.outputKeys.map((k) => [k, undefined])),
     };
-    super("workload", className, name, props, WORKLOAD_PROPERTIES, connection.opts);
+    super("workload", className, name, props, WORKLOAD_RULES.properties, connection.opts);
   }
 }
 

@@ -130,7 +130,12 @@ describe("classifyWorkloadChanges", () => {
       { restart: true, updates: ["cpus"], local: [] },
     ],
   ])("should %s", (_what, olds, news, expected) => {
-    expect(classifyWorkloadChanges(olds, news)).toEqual({ replaces: [], resumeWait: false, ...expected });
+    expect(classifyWorkloadChanges(olds, news)).toEqual({
+      replaces: [],
+      deleteFirst: false,
+      resumeWait: false,
+      ...expected,
+    });
   });
 });
 

@@ -1,0 +1,77 @@
+/**
+ * How a resource's fields are declared: once each, with everything the provider and the resource
+ * classes derive from them (see workload-rules.ts and template-rules.ts). Modelled on Terraform's
+ * `schema.Schema` (`ForceNew`, `Sensitive`, `Computed` per attribute) and Pulumi's package schema
+ * (`replaceOnChanges`, `secret` per property). A workload's spec fields are the SDK's create-body
+ * schemas' (sdk/schemas/workloads.ts): they are not repeated here, only where a type's change of
+ * one does more than an update.
+ */
+
+/** What part of the resource a field is. */
+export type FieldRole =
+  /** Names the resource in its workspace: a change is another resource. */
+  | "identity"
+  /** What the service is asked to run (a template's fields; a workload's come from the SDK). */
+  | "spec"
+  /** A write-only login: sent, never shown by the service, compared by digest. */
+  | "credential"
+  /** Where and how the service is reached: argument → stack config → environment. */
+  | "connection"
+  /** How `pulumi up` waits, restarts and adopts: never sent to the service. */
+  | "option"
+  /** What the service reports: an output only, never an input. */
+  | "output"
+  /** Written by `refresh` only (restarts outside Pulumi): an input the next `up` drops. */
+  | "drift";
+
+/** What a change of the field's value does. */
+export type ChangeEffect =
+  /** A new resource, created before the old one is deleted (the new one does not collide). */
+  | "replace"
+  /** A new resource, the old one deleted first: the new one reuses its id. */
+  | "replace-delete-first"
+  /** Sent with an upsert, then the new generation is awaited. */
+  | "update"
+  /** From one value to another: a restart call, then a wait (set or removed: recorded only). */
+  | "restart"
+  /** Recorded in the state; nothing is sent. */
+  | "local"
+  /** An output: not the user's to change. */
+  | "none";
+
+/** How `check` validates an option's value (spec fields are validated by their zod schema). */
+export type OptionValue = "boolean" | "seconds" | "restart-trigger" | "timeouts";
+
+export interface FieldDeclaration {
+  readonly role: FieldRole;
+  readonly change: ChangeEffect;
+  /** Kept as a Pulumi secret on the way in, and never in an error or a log. */
+  readonly secret?: boolean;
+  /** An option's value type, for `check`. */
+  readonly value?: OptionValue;
+  /** An option's default (merged once, by `optionsOf`). */
+  readonly default?: boolean;
+  /** Not an argument of the resource class (a resource option it carries, or a derived output). */
+  readonly argument?: false;
+  /** An output the provider derives from others rather than reads from the service. */
+  readonly derived?: true;
+  /** What the field is, for the docs. */
+  readonly doc: string;
+}
+
+export type FieldTable = Readonly<Record<string, FieldDeclaration>>;
+
+/** The keys of `fields` with `role`, in declaration order. */
+export function keysWithRole(fields: FieldTable, ...roles: FieldRole[]): string[] {
+  return Object.keys(fields).filter((k) => roles.includes(fields[k].role));
+}
+
+/** Whether a change is a replacement (either order). */
+export const replaces = (change: ChangeEffect | undefined): boolean =>
+  change === "replace" || change === "replace-delete-first";
+
+/** The properties a resource class declares: what it names and runs, and what it reports; nothing secret. */
+export function propertyKeys(fields: FieldTable): string[] {
+  const shown: FieldRole[] = ["identity", "spec", "connection", "output"];
+  return Object.keys(fields).filter((k) => shown.includes(fields[k].role) && !fields[k].secret);
+}
