@@ -47,3 +47,21 @@ export function alreadyExistsMessage(workspace: string, id: string, status: Work
     `(every field you do not declare is reset), and destroying this resource, or removing it from the program, deletes the workload`
   );
 }
+
+/**
+ * What `create` does with the id it is asked to create, from what the service holds there:
+ *
+ *   exists  adopt  runs the declared spec   →
+ *   no      –      –                        create    upsert, wait ("created")
+ *   yes     no     no                       refuse    somebody's workload: nothing sent
+ *   yes     no     yes                      resume    this stack's interrupted create: warn, upsert, wait
+ *   yes     yes    yes                      record    taken as it is: nothing sent, read its status
+ *   yes     yes    no                       adopt     upsert the declared spec over it, wait
+ */
+export type Takeover = "create" | "refuse" | "resume" | "record" | "adopt";
+
+export function takeover(found: { exists: boolean; adopt: boolean; runsDeclaredSpec: boolean }): Takeover {
+  if (!found.exists) return "create";
+  if (!found.adopt) return found.runsDeclaredSpec ? "resume" : "refuse";
+  return found.runsDeclaredSpec ? "record" : "adopt";
+}

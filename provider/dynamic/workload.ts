@@ -16,7 +16,7 @@ import { guarded, secretsOf } from "./errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
-import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec } from "./own-create";
+import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec, takeover } from "./own-create";
 import { checkAgainstService } from "./check-live";
 import { noteRetries } from "./retry-notes";
 import { restartOnce } from "./read-back";
@@ -176,15 +176,18 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         // Refuse to take over silently: an existing id is somebody's workload, unless it is
         // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
         const previous = await statusOrUndefined(client, id, call);
-        const declaredRuns = previous !== undefined && (await runsDeclaredSpec(client, m, call));
-        if (previous && !m.options.adopt) {
-          if (!declaredRuns) throw new Error(alreadyExistsMessage(conn.workspace, id, previous));
+        const runsDeclared = previous !== undefined && (await runsDeclaredSpec(client, m, call));
+        const decision = takeover({
+          exists: previous !== undefined,
+          adopt: m.options.adopt,
+          runsDeclaredSpec: runsDeclared,
+        });
+        if (decision === "refuse" && previous) throw new Error(alreadyExistsMessage(conn.workspace, id, previous));
+        if (decision === "resume")
           ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace), urnOf(m));
-        } else if (declaredRuns) {
-          // Adopting a workload that already runs the declared spec sends nothing: an upsert
-          // would start a new generation and provision it again.
+        // An upsert would start a new generation and provision it again.
+        if (decision === "record")
           return { id: resourceId, outs: await settle(client, resourceId, m, "adopted", "create") };
-        }
         const requestedAt = ctx.now();
         await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), call);
         // Accepted: from here on the workload exists, and no failure may drop it from the stack.
