@@ -13,7 +13,7 @@ import { failureAt, schemaFailures, type Failure } from "./failures";
 import type { OptionValue } from "../fields/declaration";
 import { WORKLOAD_RULES, type WorkloadRules } from "../fields/workload-rules";
 import { CONNECTION_KEYS, TRANSIENT_KEYS, type Props } from "./props";
-import { bodyOf } from "./workload-body";
+import { declaredBodyOf } from "./workload-body";
 import { MAX_TIMEOUT_SECONDS, timeoutProblems } from "./timeouts";
 import { containsUnknown, isUnknown } from "./unknown";
 
@@ -114,7 +114,7 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
     return { inputs, failures };
   }
 
-  const body = bodyOf(news) as unknown as Props;
+  const body = declaredBodyOf(news) as unknown as Props;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
   if (unknownKeys.has("id")) unknownKeys.add("workloadId");
   for (const k of unknownKeys) delete body[k];

@@ -29,7 +29,7 @@ const within = (ctx: ManagedContext): { deadline: number; signal: AbortSignal } 
   signal: ctx.cancelled,
 });
 
-function bodyOf(props: Props): TemplateCreate {
+function templateBodyOf(props: Props): TemplateCreate {
   const body: Props = {};
   for (const k of TEMPLATE_RULES.bodyKeys) if (props[k] !== undefined && props[k] !== null) body[k] = props[k];
   return body as unknown as TemplateCreate;
@@ -128,7 +128,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         const t =
           typeof inputs.adoptId === "string"
             ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
-            : await createTemplateOnce(client, bodyOf(inputs), call, ctx.now);
+            : await createTemplateOnce(client, templateBodyOf(inputs), call, ctx.now);
         // The declared config is kept (the service strips only passwords, which check refuses).
         const outs: Props = {
           ...inputs,

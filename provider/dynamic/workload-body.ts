@@ -11,7 +11,7 @@ function createBodyOf(m: WorkloadModel, credentials: unknown): CreateBody {
 }
 
 /** The upsert body a flat bag stands for, as written (what `check` validates). */
-export function bodyOf(props: Props): CreateBody {
+export function declaredBodyOf(props: Props): CreateBody {
   const m = parseWorkload(props);
   return createBodyOf(m, m.credentials);
 }

@@ -94,7 +94,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     ctx.declarations.urnOf(String(m.connection.baseUrl), String(m.connection.workspace), m.identity.workloadId);
 
   /** Waits for readiness after an accepted request, and gives the outputs; a failed wait keeps the resource, with init errors. */
-  async function settle(
+  async function awaitOutputs(
     client: WorkspaceClient,
     resourceId: string,
     m: WorkloadModel,
@@ -187,11 +187,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace), urnOf(m));
         // An upsert would start a new generation and provision it again.
         if (decision === "record")
-          return { id: resourceId, outs: await settle(client, resourceId, m, "adopted", "create") };
+          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", "create") };
         const requestedAt = ctx.now();
         await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), call);
         // Accepted: from here on the workload exists, and no failure may drop it from the stack.
-        const outs = await settle(
+        const outs = await awaitOutputs(
           client,
           resourceId,
           m,
@@ -239,7 +239,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
           if (!m.options.waitForReady || recordedReady(stored.status, m.options))
             return { outs: writeWorkload(recorded(m, stored.status)) };
-          return { outs: await settle(ctx.client(conn), id, m, "accepted earlier", "update") };
+          return { outs: await awaitOutputs(ctx.client(conn), id, m, "accepted earlier", "update") };
         }
         const client = ctx.client(conn);
         const call = within(m, "update");
@@ -259,7 +259,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           );
         if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
         return {
-          outs: await settle(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {
+          outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {
             previous,
             requestedAt,
           }),

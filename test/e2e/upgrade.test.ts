@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
-import { bodyOf } from "../../provider/dynamic/workload-body";
+import { declaredBodyOf } from "../../provider/dynamic/workload-body";
 import { PROVIDER_TEXT } from "../../provider/stub";
 import * as wws from "../../index";
 import { E2E_TIMEOUT_MS, ensureBuilt, newStack, until, type E2eStack } from "./harness";
@@ -113,7 +113,10 @@ describe("a stack written by 0.1.0", () => {
     const workloads = resourcesOf(await s.stack.exportStack()).filter(isWorkload);
     expect(workloads).toHaveLength(6);
     for (const w of workloads)
-      await client.upsertWorkload(w.outputs?.type as never, bodyOf(revealed(w.outputs) as Record<string, unknown>));
+      await client.upsertWorkload(
+        w.outputs?.type as never,
+        declaredBodyOf(revealed(w.outputs) as Record<string, unknown>),
+      );
     for (const w of workloads)
       await until(
         `${String(w.outputs?.workloadId)} Running`,
