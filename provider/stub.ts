@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { DRY_RUN_KEY, RESOURCE_URN_KEY } from "./dynamic/props";
+import { RESOURCE_URN_KEY } from "./dynamic/props";
 
 /**
  * The provider each resource stores in its state, as `__provider`, once in its inputs and once in
@@ -60,11 +60,9 @@ export abstract class HostedResource extends pulumi.CustomResource {
     opts?: pulumi.CustomResourceOptions,
   ) {
     const type = `pulumi-nodejs:dynamic/wws:${className}`;
-    // The URN and the dry-run flag travel to `check` only (which removes them): the provider names
-    // resources by the URN, and skips work at preview that only a stored state needs.
+    // The URN travels to `check` only (which removes it): the provider names resources by it.
     const urn = urnPromise(name, type, opts?.parent);
     const inputs = Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== undefined || outputs.has(k)));
-    const transient = { [RESOURCE_URN_KEY]: urn, [DRY_RUN_KEY]: pulumi.runtime.isDryRun() };
-    super(type, name, { ...inputs, ...transient, __provider: PROVIDER_TEXT[kind] }, opts);
+    super(type, name, { ...inputs, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
   }
 }

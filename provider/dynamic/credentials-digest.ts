@@ -14,12 +14,12 @@ import type { Props } from "./props";
  * salt to keep, and costly enough that a digest does not give a password back cheaply. It stays
  * inside `credentials`, which the engine keeps secret in state.
  *
- * `check` computes it on libuv's thread pool (`crypto.scrypt`): synchronous scrypt stalled the
- * provider's only event loop, its waits and event streams, 40-55 ms per VM or database.
+ * The resource class computes it as the program runs (`crypto.scrypt`, on libuv's thread pool),
+ * and `check` takes it from there: the engine calls `check` for one resource at a time, so 100
+ * digests made in `check` took 100 × 44 ms in series, and synchronous scrypt there also stalled
+ * the provider's waits and event streams. `check` computes it only where no class did.
  */
 const SCHEME = "scrypt1";
-/** The digest of a new resource's password at preview, where no digest is compared or stored. */
-export const PREVIEW_DIGEST = "not computed at preview";
 const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 /** A workload's `credentials` as a bag holds them: with a password, or sealed with its digest. */
@@ -90,16 +90,17 @@ export class CredentialVault {
   private readonly logins = new Map<string, Login>();
 
   /**
-   * Seals `inputs` (see `sealCredentials`) off the event loop, keeping their login for `sealedLogin`.
-   * `storedLater: false` (a new resource at preview: nothing stores these inputs, and there is no
-   * state to compare them with) takes the password out without the scrypt work.
+   * Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. `computed`: the
+   * digest the resource class made of these credentials as the program ran (see `DIGEST_KEY` in
+   * props.ts); without one it is computed here, off the event loop.
    */
-  async seal(inputs: Props, storedLater = true): Promise<Props> {
+  async seal(inputs: Props, computed?: unknown): Promise<Props> {
     const login = loginOf(inputs.credentials);
-    if (!storedLater && typeof login?.password === "string") {
+    if (typeof login?.password === "string" && typeof computed === "string") {
       const { password: _password, ...rest } = login;
       void _password;
-      return { ...inputs, credentials: { ...rest, digest: PREVIEW_DIGEST } };
+      this.logins.set(computed, login);
+      return { ...inputs, credentials: { ...rest, digest: computed } };
     }
     const digest = await credentialsDigestAsync(String(inputs.workloadId), login);
     if (digest === undefined || login === undefined) return inputs;

@@ -28,13 +28,14 @@ export const DRIFT_KEY = keysWithRole(WORKLOAD_FIELDS, "drift")[0];
  */
 export const RESOURCE_URN_KEY = "__urn";
 /**
- * Whether the program runs a preview (`pulumi.runtime.isDryRun()`), sent by the resource class like
- * the URN: the engine tells `check` nothing of it. A new resource's password digest compares with
- * nothing at preview, so `check` computes it only when it will be stored. Never in state.
+ * The digest of `credentials` (credentials-digest.ts), computed by the resource class as the
+ * program runs, in parallel for every resource: the engine calls `check` one resource at a time,
+ * so a digest made there (about 44 ms of CPU) would add up in series. `check` takes it for the
+ * credentials' digest. Never in state.
  */
-export const DRY_RUN_KEY = "__dryRun";
+export const DIGEST_KEY = "__credentialsDigest";
 /** The inputs the resource classes send for `check` alone: it removes them before anything is stored. */
-export const TRANSIENT_KEYS: readonly string[] = Object.freeze([RESOURCE_URN_KEY, DRY_RUN_KEY]);
+export const TRANSIENT_KEYS: readonly string[] = Object.freeze([RESOURCE_URN_KEY, DIGEST_KEY]);
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 

@@ -21,7 +21,7 @@ import { checkAgainstService } from "./check-live";
 import { noteRetries } from "./retry-notes";
 import { restartOnce } from "./read-back";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
-import { DRY_RUN_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
+import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
 import { declaredTwice } from "./declarations";
 import { databaseReplacement } from "./data-loss";
 import type { TimeoutOperation } from "./timeouts";
@@ -141,9 +141,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
-          // A new resource's inputs at preview are neither stored nor compared: no digest needed.
-          const preview = news[DRY_RUN_KEY] === true && olds.workloadId === undefined;
-          return { inputs: await credentials.seal(inputs, !preview), failures };
+          return { inputs: await credentials.seal(inputs, news[DIGEST_KEY]), failures };
         },
       );
     },

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk/schemas";
-import { NOT_SPEC_KEYS } from "../dynamic/props";
+import { credentialsDigestAsync } from "../dynamic/credentials-digest";
+import { DIGEST_KEY, NOT_SPEC_KEYS } from "../dynamic/props";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../stub";
 import { claimWorkloadId } from "./declared-ids";
@@ -31,6 +32,18 @@ function unknownArgs(
 ): Record<string, unknown> {
   const known = new Set([...WORKLOAD_RULES.commonArgs, ...Object.keys(spec), ...consumed]);
   return Object.fromEntries(Object.entries(args).filter(([k, v]) => !known.has(k) && v !== undefined));
+}
+
+/**
+ * The digest of `credentials`, made here so that every resource's runs in parallel as the program
+ * runs, not one after another in `check` (see `DIGEST_KEY`). A secret, like the login.
+ */
+function digestAsTheProgramRuns(
+  workloadId: pulumi.Input<string>,
+  credentials: pulumi.Input<CredentialsArgs> | undefined,
+): pulumi.Output<string | undefined> | undefined {
+  if (credentials === undefined) return undefined;
+  return pulumi.secret(pulumi.all([workloadId, credentials]).apply(([id, login]) => credentialsDigestAsync(id, login)));
 }
 
 /** The `customTimeouts` resource option, carried into the inputs: the dynamic provider host never gets it. */
@@ -115,6 +128,7 @@ export abstract class WorkloadResource extends HostedResource {
       ),
       workloadId: args.workloadId ?? name,
       type,
+      [DIGEST_KEY]: digestAsTheProgramRuns(args.workloadId ?? name, args.credentials),
       ...connection.props,
       customTimeouts: carriedTimeouts(opts),
       // Every output must be a key here for the resource to get a property for it.

@@ -1,10 +1,5 @@
 import { diffWorkload } from "../../provider/dynamic/diff-workload";
-import {
-  CredentialVault,
-  PREVIEW_DIGEST,
-  credentialsDigest,
-  sealCredentials,
-} from "../../provider/dynamic/credentials-digest";
+import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
 import { PASSWORD, STUB, apiRequests, change, startHarness, up, type Harness } from "./harness";
 
 const vm = (password: string) => ({
@@ -88,26 +83,14 @@ describe("workload credentials against the local service", () => {
     expect(await apiRequests(h)).toEqual({});
   });
 
-  it("should leave a new workload's digest for up at preview, and digest an existing one's to compare", async () => {
-    const preview = { ...vm(PASSWORD), workloadId: "vm-preview", __dryRun: true };
-    const fresh = await h.workload.check({}, preview);
-    expect(fresh.failures).toEqual([]);
-    expect(fresh.inputs.credentials).toEqual({ username: "ops", digest: PREVIEW_DIGEST });
-    expect(fresh.inputs).not.toHaveProperty("__dryRun");
-    // With a state there is a digest to compare with: computed, and a changed password shows.
-    const state = { ...sealCredentials({ ...vm(PASSWORD), workloadId: "vm-preview" }), phase: "Running" };
-    const existing = await h.workload.check(state, {
-      ...preview,
-      credentials: { username: "ops", password: "new-Pw-2" },
-    });
-    expect(existing.inputs.credentials).toEqual({
-      username: "ops",
-      digest: credentialsDigest("vm-preview", { username: "ops", password: "new-Pw-2" }),
-    });
-    expect(diffWorkload(state, existing.inputs).changes).not.toBe(false);
-    // At up the new workload's check digests it: that is what the state keeps.
-    const atUp = await h.workload.check({}, { ...preview, __dryRun: false });
-    expect(atUp.inputs.credentials).toEqual(sealCredentials({ ...vm(PASSWORD), workloadId: "vm-preview" }).credentials);
+  it("should take the digest the resource class made as the program ran, and keep it out of the inputs", async () => {
+    const made = credentialsDigest("vm-made", vm(PASSWORD).credentials);
+    const checked = await h.workload.check({}, { ...vm(PASSWORD), workloadId: "vm-made", __credentialsDigest: made });
+    expect(checked.inputs.credentials).toEqual({ username: "ops", digest: made });
+    expect(checked.inputs).not.toHaveProperty("__credentialsDigest");
+    // The login stays in this process for the create that follows.
+    const { outs } = await up(h.workload, { ...vm(PASSWORD), workloadId: "vm-made", __credentialsDigest: made });
+    expect(outs.credentials).toEqual({ username: "ops", digest: made });
   });
 
   it("should fail a create whose password this process never saw, naming the workload, and send nothing", async () => {

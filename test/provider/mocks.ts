@@ -37,7 +37,11 @@ export function secretOf(output: pulumi.Output<unknown>): Promise<boolean> {
   return pulumi.isSecret(output);
 }
 
-/** Lets pending registrations reach the mock monitor. */
-export function settle(): Promise<void> {
-  return new Promise((r) => setTimeout(r, 50));
+/**
+ * Waits until every pending registration reached the mock monitor: @pulumi/pulumi's own queue of
+ * RPCs (a registration waits for its inputs, a password digest among them).
+ */
+export async function settle(): Promise<void> {
+  const settings = (await import("@pulumi/pulumi/runtime/settings")) as unknown as { waitForRPCs(): Promise<void> };
+  await settings.waitForRPCs();
 }
