@@ -57,12 +57,6 @@ describe("shouldRetry", () => {
     }
   });
 
-  it("should honour Retry-After as a floor with jitter above it, beyond maxDelayMs", () => {
-    const d = shouldRetry(input({ error: http(429, "3"), random: () => 0.5 }));
-    expect(d).toEqual({ retry: true, delayMs: 3000 + 50 });
-    expect(shouldRetry(input({ error: http(503, "3"), random: () => 0 }))).toEqual({ retry: true, delayMs: 3000 });
-  });
-
   it("should give up when the wait would overrun maxElapsedMs", () => {
     expect(shouldRetry(input({ error: http(429, "20") }))).toEqual({ retry: false, reason: "retry budget spent" });
     expect(shouldRetry(input({ elapsedMs: 9_990, random: () => 0.9 }))).toEqual({
