@@ -81,7 +81,7 @@ describe("template provider against the local service", () => {
 
   it("should read a template back, live, and drop one that is gone", async () => {
     const { id, outs } = await up(h.template, browserTpl);
-    const read = await h.template.read(id, {});
+    const read = await h.template.read(id, outs); // refresh: the engine passes the recorded outputs
     expect(read.props).toMatchObject({ ...browserTpl, templateId: outs.templateId, workspace: "demo" });
     expect(read.inputs).toMatchObject(browserTpl);
     expect(read.inputs).not.toHaveProperty("templateId");

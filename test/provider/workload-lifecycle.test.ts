@@ -200,14 +200,6 @@ describe("workload provider against the local service", () => {
     expect(await h.workload.read(rid, outs)).toEqual({ id: "" });
   });
 
-  it("should import by id <workspace>/<workloadId> from nothing but the id", async () => {
-    const id = uid("imp");
-    await client.upsertWorkload("browser", { id, cpu: "500m" });
-    const read = await h.workload.read(`demo/${id}`, {});
-    expect(read.props).toMatchObject({ workloadId: id, workspace: "demo", type: "browser", cpu: "500m" });
-    expect(read.inputs).toMatchObject({ workloadId: id, type: "browser", cpu: "500m" });
-  });
-
   it("should delete and return only once /status answers 404; a workload already gone is fine", async () => {
     const id = uid("del");
     const { id: rid, outs } = await up(h.workload, { workloadId: id, type: "browser" });

@@ -19,6 +19,8 @@ export interface BadInput {
   body: unknown;
   /** The path the error must name, as the service writes it (`placement.host`, `ports[0].port`). */
   field: string;
+  /** Further paths the service's error names for the same mistake (a misplaced key is also a missing one). */
+  also?: string[];
   /** @default 400 */
   status?: 400 | 413;
   /**
@@ -382,6 +384,7 @@ export const CORPUS: readonly BadInput[] = (
       kind: "template",
       body: tpl({ config: { vm: { image: "x" } } }),
       field: "config.vm",
+      also: ["config.pod"],
     },
     {
       name: "config with an extra top-level key",

@@ -170,16 +170,6 @@ describe("WorkspaceClient", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("should retry a GET after 503 no sooner than Retry-After", async () => {
-    handler = (m, u, res, i) =>
-      i === 0
-        ? fail(res, 503, "unavailable", { "retry-after": "0.3" })
-        : json(res, ...(routeAnswer(m, u) as [number, unknown]));
-    await expect(client.getStatus("web")).resolves.toMatchObject({ phase: "Running" });
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(290);
-  });
-
   it("should retry the upsert: the same body asks for the same state", async () => {
     handler = (m, u, res, i) =>
       i < 2 ? fail(res, 500, "internal") : json(res, ...(routeAnswer(m, u) as [number, unknown]));

@@ -182,8 +182,13 @@ describe("request validation", () => {
         Buffer.from(`/status HTTP/1.1\r\nhost: x\r\nx-api-key: ${KEYS.demo}\r\nconnection: close\r\n\r\n`),
       ]),
     );
-    expect([400, 404]).toContain(statusLine(raw));
-    expect(bodyOf(raw).error.code).toBeDefined();
+    // Node's HTTP parser refuses the bytes (400, as for any malformed request); a parser that let
+    // them through would route them to a workload that does not exist (404). Either way, the code
+    // that goes with the status.
+    expect([
+      [400, "validation_failed"],
+      [404, "not_found"],
+    ]).toContainEqual([statusLine(raw), bodyOf(raw).error.code]);
   });
 
   it("should answer a request the HTTP parser refuses with 400, the error body and a request id", async () => {

@@ -145,22 +145,6 @@ describe("EventStream", () => {
     expect(s.requests).toHaveLength(1);
   });
 
-  it("should reconnect after 429/503 no sooner than Retry-After", async () => {
-    const s = await connect(({ index, res }) => {
-      if (index < 2) {
-        res.writeHead(index === 0 ? 503 : 429, { "retry-after": "0.2", "content-type": "application/json" });
-        res.end("{}");
-        return;
-      }
-      openStream(res);
-    });
-    await until(() => seen.states.includes("open"));
-    expect(s.requests).toHaveLength(3);
-    expect(s.requests[1].at - s.requests[0].at).toBeGreaterThanOrEqual(190);
-    expect(s.requests[2].at - s.requests[1].at).toBeGreaterThanOrEqual(190);
-    expect(seen.errors.map((e) => e.name)).toEqual(["UnavailableError", "RateLimitedError"]);
-  });
-
   it("should reconnect after network errors with backoff, and after a server-side close at once", async () => {
     const s = await connect(({ index, res }) => {
       if (index === 0) return void res.socket?.destroy();

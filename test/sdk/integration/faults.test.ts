@@ -1,5 +1,5 @@
-import { waitForWorkload, type WorkspaceClient } from "../../../sdk";
-import { pod, startHarness, uid, type Harness } from "./service";
+import { waitForWorkload, type StreamState, type WorkspaceClient } from "../../../sdk";
+import { pod, startHarness, uid, until, type Harness } from "./service";
 
 describe("client and waiter under injected faults", () => {
   let h: Harness;
@@ -13,13 +13,38 @@ describe("client and waiter under injected faults", () => {
   afterEach(() => h.ctl.clearFaults());
   afterAll(() => h.close());
 
-  it("should wait no less than Retry-After before retrying", async () => {
+  // Retry-After is a floor above the client's own backoff (at most 500 ms for calls, 50 ms for the
+  // stream here): both a call and the event stream wait the service's 1 s before trying again.
+  it("should wait no less than Retry-After before retrying a call or reconnecting the event stream", async () => {
     await h.ctl.resetCounters();
     await h.ctl.setFaults({ errorRate: 1, maxFaults: 1, errorStatuses: [503], retryAfterSeconds: 1 });
     const started = Date.now();
     await expect(client.getSpec()).resolves.toMatchObject({ name: "demo" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect((await h.ctl.counters()).requests.byStatus).toEqual({ "200": 1, "503": 1 });
+
+    await h.ctl.setFaults({
+      pathPrefix: "/v1/tenants/demo/events",
+      errorRate: 1,
+      maxFaults: 1,
+      errorStatuses: [503],
+      retryAfterSeconds: 1,
+    });
+    const streaming = h.client({ stream: { reconnectInitialDelayMs: 20, reconnectMaxDelayMs: 50 } });
+    const errors: string[] = [];
+    let openedAt = 0;
+    const subscribedAt = Date.now();
+    const unsubscribe = streaming.subscribe({
+      onError: (e) => errors.push(e.name),
+      onState: (state: StreamState) => void (state === "open" && openedAt === 0 && (openedAt = Date.now())),
+    });
+    try {
+      await until(() => openedAt > 0, 5000);
+      expect(errors).toEqual(["UnavailableError"]);
+      expect(openedAt - subscribedAt).toBeGreaterThanOrEqual(1000);
+    } finally {
+      unsubscribe();
+    }
   });
 
   it("should converge with 30% of requests answered 429 or 503", async () => {
