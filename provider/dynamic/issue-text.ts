@@ -27,13 +27,13 @@ function numberRule(schemas: z.ZodType[], int: boolean): string {
   return kind;
 }
 
-/** `1 to 63 characters` */
+/** `must be 1 to 63 characters long`, `must not be empty` */
 function lengthRule(schemas: z.ZodType[]): string {
   const s = schemas.find((x) => "minLength" in x) as StringBounds | undefined;
   const min = s?.minLength ?? 0;
   const max = s?.maxLength;
-  if (finite(max)) return `${min} to ${max} characters`;
-  return min <= 1 ? "not empty" : `at least ${min} characters`;
+  if (finite(max)) return `must be ${min} to ${max} characters long`;
+  return min <= 1 ? "must not be empty" : `must be at least ${min} characters long`;
 }
 
 /** What a value is, for "got …": numbers and booleans shown, text never (it may be a secret). */
@@ -76,7 +76,7 @@ export function reasonOf(issue: Issue, schema: z.ZodType | undefined, input: unk
     case "too_small":
     case "too_big":
       if (issue.origin === "number") return `must be ${numberRule(schemas, false)}${got}`;
-      if (issue.origin === "string") return `must be ${lengthRule(schemas)} long`;
+      if (issue.origin === "string") return lengthRule(schemas);
       if (issue.origin === "array") {
         const bound = issue.code === "too_big" ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
         return `must have ${bound} items${got}`;

@@ -182,6 +182,7 @@ describe("checkWorkload", () => {
     });
     const db = reasons({ engine: "postgres", credentials: { password: "" } }, "storage");
     expect(db).toEqual({ "credentials.password": "must be 1 to 1024 characters long" });
+    expect(reasons({ credentials: undefined, image: "" }, "pod")).toEqual({ image: "must not be empty" });
   });
 
   it("should phrase every failure of the bad-input corpus in its own words, never zod's defaults", () => {
