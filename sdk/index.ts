@@ -11,6 +11,7 @@
  *
  * Only what a caller needs is exported here; the rest (retry decisions, the transient-failure
  * predicate, the status-to-error mapping, clocks, the waiter's parts) is internal and may change.
+ * The last block is exported for this package's provider and CLI only (see there).
  */
 export { WorkspaceClient } from "./client";
 export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
@@ -108,4 +109,24 @@ export {
   SpecChanged,
   SecretChanged,
   Resync,
+} from "./schemas";
+
+/*
+ * For pulumi-wws's own provider and CLI, which must word and judge things as the SDK does (a
+ * setting's problem, a duration, a wait's goal, redaction, the request bodies' fields): not part of
+ * the SDK's promise to other callers, and may change with the provider.
+ */
+export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
+export { collectSecrets, redact } from "./redact";
+export { formatDuration } from "./wait/workload-wait";
+export { describeWaitGoal } from "./wait/goal";
+export {
+  createBodyFields,
+  isVmType,
+  daemonEnabled,
+  DAEMON_CREDENTIALS_RULE,
+  configByteLength,
+  jsonDepth,
+  templatePasswordPaths,
+  formatPath,
 } from "./schemas";

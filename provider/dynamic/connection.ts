@@ -1,4 +1,4 @@
-import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "../../sdk/connection-check";
+import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "../../sdk";
 import { isUnknown } from "./unknown";
 
 /** How to reach a workspace: the three settings every request needs. */

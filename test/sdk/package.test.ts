@@ -62,9 +62,6 @@ describe("sdk package", () => {
       "EventStream",
       "StatusObserver",
       "WorkloadCondition",
-      "describeWaitGoal",
-      "formatDuration",
-      "connectionSettingProblem",
       "issuesToDetails",
     ];
     expect(internals.filter((name) => name in sdk)).toEqual([]);
