@@ -3,6 +3,8 @@
  *
  * - `WorkspaceClient`: typed HTTP client of one workspace (keep-alive pool shared per origin,
  *   per-attempt timeouts, retries with backoff and `Retry-After`, typed errors).
+ * - `workspaceConnection`: the base URL, workspace and API key checked once, as one frozen value
+ *   (`WorkspaceConnection`) that clients and the hub share and identify by its `key`.
  * - `eventHub` / `EventHub`: the workspace's event stream, one shared connection per
  *   (base URL, workspace, key), with `Last-Event-ID` resume, `resync`, reconnect and a heartbeat watchdog.
  * - `waitForWorkload`: readiness decided from `/status`, woken by the stream, polling when it is down.
@@ -14,6 +16,7 @@
  * The last block is exported for this package's provider and CLI only (see there).
  */
 export { WorkspaceClient } from "./client";
+export { workspaceConnection, type ConnectionSettings, type WorkspaceConnection } from "./connection";
 export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry";
 export type { RetryNotice } from "./http/requester";
@@ -117,6 +120,7 @@ export {
  * the SDK's promise to other callers, and may change with the provider.
  */
 export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
+export { normalizedBaseUrl } from "./connection";
 export { collectSecrets, redact } from "./redact";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";

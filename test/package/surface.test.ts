@@ -26,9 +26,10 @@ const RESOURCES = [
   "getWorkloadStatus",
 ];
 
-/** `pulumi-wws/sdk`: the client and its options, the errors, the hub, the waiter, the contract's schemas. */
+/** `pulumi-wws/sdk`: the client, its connection and options, the errors, the hub, the waiter, the contract's schemas. */
 const SDK = [
   "WorkspaceClient",
+  "workspaceConnection",
   "DEFAULT_CLIENT_OPTIONS",
   "DEFAULT_RETRY",
   "SDK_VERSION",
@@ -117,6 +118,7 @@ const SDK = [
 const SDK_FOR_PROVIDER = [
   "CONNECTION_SETTING_NAMES",
   "connectionSettingProblem",
+  "normalizedBaseUrl",
   "collectSecrets",
   "redact",
   "formatDuration",
