@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { WorkspaceClient, type FleetHosts, type WorkloadStatus } from "../sdk";
-import { requireConnection, type Connection } from "./dynamic/connection";
+import { WorkspaceClient, type FleetHosts, type WorkloadStatus, type WorkspaceConnection } from "../sdk";
+import { requireConnection } from "./dynamic/connection";
 import { Workspace } from "./resources/workspace";
 import type { ConnectionArgs } from "./resources/inputs";
 
@@ -31,8 +31,8 @@ export function programConnection(
   what: string,
   given: Resolved,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Connection {
-  return requireConnection(given, { env }, what);
+): WorkspaceConnection {
+  return requireConnection(given, { env }, what).connection;
 }
 
 async function withClient<T>(what: string, given: Resolved, fn: (client: WorkspaceClient) => Promise<T>): Promise<T> {

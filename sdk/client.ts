@@ -1,3 +1,5 @@
+import { isWorkspaceConnection, workspaceConnection, type WorkspaceConnection } from "./connection";
+import type { ConnectionSetting } from "./connection-check";
 import { WwsError } from "./errors";
 import { eventHub, type EventHub } from "./events/hub";
 import type { StreamListener, Unsubscribe } from "./events/types";
@@ -39,7 +41,7 @@ const enc = encodeURIComponent;
  * Clients of the same origin share one keep-alive connection pool; `close()` gives it back.
  */
 export class WorkspaceClient {
-  readonly #apiKey: string;
+  readonly #connection: WorkspaceConnection;
   readonly #requester: Requester;
   readonly #lease: PoolLease;
   readonly #hub: EventHub;
@@ -47,12 +49,20 @@ export class WorkspaceClient {
   /** The validated options, without the API key. */
   readonly options: ResolvedClientOptions;
 
-  constructor(options: ClientOptions) {
-    this.options = resolveClientOptions(options);
-    this.#apiKey = options.apiKey;
+  /**
+   * From the options, connection settings included; or from a connection made by
+   * `workspaceConnection` (shared, checked once) and the other options.
+   */
+  constructor(options: ClientOptions);
+  constructor(connection: WorkspaceConnection, options?: Omit<ClientOptions, ConnectionSetting>);
+  constructor(first: ClientOptions | WorkspaceConnection, rest: Omit<ClientOptions, ConnectionSetting> = {}) {
+    const given = isWorkspaceConnection(first);
+    this.#connection = given ? first : workspaceConnection(first);
+    const options = given ? rest : (first as ClientOptions);
+    this.options = resolveClientOptions(options, this.#connection);
     this.#hub = options.eventHub ?? eventHub;
     this.#lease = acquirePool(this.options.origin, "requests");
-    this.#requester = new Requester(this.options, options.apiKey, this.#lease.pool);
+    this.#requester = new Requester(this.options, this.#connection.apiKey, this.#lease.pool);
   }
 
   get workspace(): string {
@@ -222,9 +232,7 @@ export class WorkspaceClient {
     this.assertOpen("subscribe to events");
     return this.#hub.subscribe(
       {
-        baseUrl: this.options.baseUrl,
-        workspace: this.workspace,
-        apiKey: this.#apiKey,
+        connection: this.#connection,
         options: this.options.stream,
         userAgent: this.options.userAgent,
         clock: this.options.clock,

@@ -12,8 +12,9 @@ const API_KEY = /^[\x21-\x7e]{1,4096}$/;
 /**
  * What is wrong with one connection setting's value, phrased to follow the setting's name
  * ("must use http or https"), or undefined when it is valid. Never throws and never quotes the
- * value (it may be the API key). `WorkspaceClient` throws it as an `InvalidOptionError`; the
- * provider reports it as a check failure of the field.
+ * value (it may be the API key). `workspaceConnection` (connection.ts), which every client and
+ * the event hub take their connection from, throws it as an `InvalidOptionError`; the provider
+ * reports it as a check failure of the field.
  */
 export function connectionSettingProblem(setting: ConnectionSetting, value: unknown): string | undefined {
   if (setting === "workspace") return typeof value === "string" && DNS_LABEL.test(value) ? undefined : DNS_LABEL_RULE;

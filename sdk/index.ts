@@ -3,6 +3,8 @@
  *
  * - `WorkspaceClient`: typed HTTP client of one workspace (keep-alive pool shared per origin,
  *   per-attempt timeouts, retries with backoff and `Retry-After`, typed errors).
+ * - `workspaceConnection`: the base URL, workspace and API key checked once, as one frozen value
+ *   (`WorkspaceConnection`) that clients and the hub share and identify by its `key`.
  * - `eventHub` / `EventHub`: the workspace's event stream, one shared connection per
  *   (base URL, workspace, key), with `Last-Event-ID` resume, `resync`, reconnect and a heartbeat watchdog.
  * - `waitForWorkload`: readiness decided from `/status`, woken by the stream, polling when it is down.
@@ -11,8 +13,10 @@
  *
  * Only what a caller needs is exported here; the rest (retry decisions, the transient-failure
  * predicate, the status-to-error mapping, clocks, the waiter's parts) is internal and may change.
+ * The last block is exported for this package's provider and CLI only (see there).
  */
 export { WorkspaceClient } from "./client";
+export { workspaceConnection, type ConnectionSettings, type WorkspaceConnection } from "./connection";
 export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry";
 export type { RetryNotice } from "./http/requester";
@@ -108,4 +112,25 @@ export {
   SpecChanged,
   SecretChanged,
   Resync,
+} from "./schemas";
+
+/*
+ * For pulumi-wws's own provider and CLI, which must word and judge things as the SDK does (a
+ * setting's problem, a duration, a wait's goal, redaction, the request bodies' fields): not part of
+ * the SDK's promise to other callers, and may change with the provider.
+ */
+export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
+export { normalizedBaseUrl } from "./connection";
+export { collectSecrets, redact } from "./redact";
+export { formatDuration } from "./wait/workload-wait";
+export { describeWaitGoal } from "./wait/goal";
+export {
+  createBodyFields,
+  isVmType,
+  daemonEnabled,
+  DAEMON_CREDENTIALS_RULE,
+  configByteLength,
+  jsonDepth,
+  templatePasswordPaths,
+  formatPath,
 } from "./schemas";

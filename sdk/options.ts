@@ -1,14 +1,18 @@
 import { systemClock, type Clock } from "./clock";
 import { InvalidOptionError } from "./errors";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry";
-import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "./connection-check";
+import type { WorkspaceConnection } from "./connection";
+import type { ConnectionSetting } from "./connection-check";
 import { SDK_VERSION } from "./version";
 import type { EventHub } from "./events/hub";
 import { resolveStreamOptions, type StreamOptions } from "./events/stream";
 import { checkInteger, definedOnly } from "./validate";
 import type { RetryNotice } from "./http/requester";
 
-/** Options of `new WorkspaceClient(…)`. `baseUrl`, `workspace` and `apiKey` are required. */
+/**
+ * Options of `new WorkspaceClient(…)`. `baseUrl`, `workspace` and `apiKey` are required, unless a
+ * connection made by `workspaceConnection` is given first: `new WorkspaceClient(connection, options)`.
+ */
 export interface ClientOptions {
   /** `http(s)://host[:port][/prefix]` of the service; paths `/v1/…` are appended. */
   baseUrl: string;
@@ -72,19 +76,16 @@ export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
   random: Math.random,
 });
 
-/** Throws the first connection setting that is invalid, naming it (see `connection-check.ts`). */
-function checkConnectionSettings(options: ClientOptions): void {
-  for (const setting of CONNECTION_SETTING_NAMES) {
-    const problem = connectionSettingProblem(setting, options[setting]);
-    if (problem !== undefined) throw new InvalidOptionError(setting, problem);
-  }
-}
-
-/** Merges the options over the defaults once and rejects invalid ones. The API key is checked, not kept. */
-export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+/**
+ * Merges the options other than the connection over the defaults once and rejects invalid ones.
+ * The connection was checked where it was made (`workspaceConnection`); its API key is not kept here.
+ */
+export function resolveClientOptions(
+  options: Omit<ClientOptions, ConnectionSetting>,
+  connection: WorkspaceConnection,
+): ResolvedClientOptions {
   if (typeof options !== "object" || options === null) throw new InvalidOptionError("options", "must be an object");
-  checkConnectionSettings(options);
-  const url = new URL(options.baseUrl);
+  const origin = new URL(connection.baseUrl).origin;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_OPTIONS.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
   const retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
@@ -97,12 +98,12 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (typeof userAgent !== "string" || !/^[\x20-\x7e]{1,512}$/.test(userAgent)) {
     throw new InvalidOptionError("userAgent", "must be 1-512 printable ASCII characters");
   }
-  const basePath = url.pathname.replace(/\/+$/, "");
   return Object.freeze({
-    baseUrl: url.origin + basePath,
-    origin: url.origin,
-    basePath,
-    workspace: options.workspace,
+    baseUrl: connection.baseUrl,
+    origin,
+    // The base URL is the origin and the path without trailing slash.
+    basePath: connection.baseUrl.slice(origin.length),
+    workspace: connection.workspace,
     timeoutMs,
     retry: Object.freeze(retry),
     userAgent,

@@ -1,4 +1,4 @@
-import { createBodyFields, type SavedTemplate, type WorkloadType } from "../../sdk/schemas";
+import { createBodyFields, type SavedTemplate, type WorkloadType } from "../../sdk";
 import { WORKLOAD_FIELDS } from "../../provider/fields/workload-fields";
 import { literal } from "./literal";
 import type { LiveWorkload, LiveWorkspace } from "./read-workspace";

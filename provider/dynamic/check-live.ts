@@ -1,5 +1,5 @@
 import { NotFoundError, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
-import { resolveConnection, type Connection } from "./connection";
+import { connectionOf, resolveConnection, type Connection } from "./connection";
 import type { ProviderContext } from "./context";
 import { failureAt, type Failure } from "./failures";
 import { alreadyExistsMessage, runsDeclaredSpec } from "./own-create";
@@ -27,8 +27,8 @@ export async function reachService(
   news: Props,
 ): Promise<{ client: WorkspaceClient; conn: Connection } | { failure: Failure } | undefined> {
   const r = resolveConnection(news, ctx.sources());
-  if (r.unknown.length > 0 || r.missing.length > 0 || r.conflict) return undefined;
-  const conn = r.values as Connection;
+  const conn = r.conflict ? undefined : connectionOf(r);
+  if (conn === undefined) return undefined;
   const client = ctx.client(conn);
   const failure = await ctx.preflight.connection(client, conn, r);
   return failure ? { failure } : { client, conn };
@@ -52,7 +52,7 @@ export async function checkAgainstService(
   const { client, conn } = reached;
   const failures: Failure[] = [];
   if (!containsUnknown(inputs.placement)) {
-    const placement = await ctx.preflight.placement(client, inputs.placement);
+    const placement = await ctx.preflight.placement(client, conn, inputs.placement);
     if (placement) failures.push(placement);
   }
   const id = inputs.workloadId;

@@ -6,7 +6,7 @@ import {
   configByteLength,
   jsonDepth,
   templatePasswordPaths,
-} from "../../sdk/schemas";
+} from "../../sdk";
 import { checkConnection, type CheckOutcome } from "./check-workload";
 import type { ConnectionSources } from "./connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./failures";

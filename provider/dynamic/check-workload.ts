@@ -7,7 +7,7 @@ import {
   WORKLOAD_TYPES,
   WorkloadType,
   isVmType,
-} from "../../sdk/schemas";
+} from "../../sdk";
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, schemaFailures, type Failure } from "./failures";
 import type { OptionValue } from "../fields/declaration";

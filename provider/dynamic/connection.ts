@@ -1,13 +1,26 @@
-import { CONNECTION_SETTING_NAMES, connectionSettingProblem } from "../../sdk/connection-check";
+import {
+  CONNECTION_SETTING_NAMES,
+  connectionSettingProblem,
+  workspaceConnection,
+  type ConnectionSetting,
+  type ConnectionSettings,
+  type WorkspaceConnection,
+} from "../../sdk";
 import { isUnknown } from "./unknown";
 
-/** How to reach a workspace: the three settings every request needs. */
+export type ConnectionField = ConnectionSetting;
+
+/**
+ * A workspace the provider reaches: the SDK's connection value, which its clients, caches and
+ * registries key on, with the base URL and workspace as they were found (args, config or
+ * environment). State records those as found, not normalised (a diff compares them with the
+ * program's), and messages quote them so.
+ */
 export interface Connection {
-  baseUrl: string;
-  workspace: string;
-  apiKey: string;
+  readonly baseUrl: string;
+  readonly workspace: string;
+  readonly connection: WorkspaceConnection;
 }
-export type ConnectionField = keyof Connection;
 
 /** Stack configuration as the dynamic provider's `configure` receives it. */
 export interface StackConfig {
@@ -56,7 +69,7 @@ export function missingSettingMessage(field: ConnectionField): string {
 
 export interface ResolvedConnection {
   /** The settings found (an unknown argument is left out, and listed in `unknown`). */
-  values: Partial<Connection>;
+  values: Partial<ConnectionSettings>;
   /** Settings given as arguments whose value is not known yet (preview). */
   unknown: ConnectionField[];
   /** Settings found nowhere. */
@@ -136,6 +149,27 @@ export function connectionProblem(field: ConnectionField, value: string): string
   return problem === undefined ? undefined : `${field} ${problem}`;
 }
 
+/** The settings' problems: every way to set what is missing or not known yet, then every invalid value. */
+function problemsOf(r: ResolvedConnection): string[] {
+  const problems = [...r.missing, ...r.unknown].map((f) => missingSettingMessage(f));
+  for (const field of CONNECTION_SETTING_NAMES) {
+    const v = r.values[field];
+    const p = v === undefined ? undefined : connectionProblem(field, v);
+    if (p) problems.push(p);
+  }
+  return problems;
+}
+
+/** The one place the provider makes a connection: from settings that are all found, known and valid. */
+function connectionFrom(values: ConnectionSettings): Connection {
+  return { baseUrl: values.baseUrl, workspace: values.workspace, connection: workspaceConnection(values) };
+}
+
+/** The connection the resolved settings make, or undefined while one is missing, not known or invalid. */
+export function connectionOf(r: ResolvedConnection): Connection | undefined {
+  return problemsOf(r).length > 0 ? undefined : connectionFrom(r.values as ConnectionSettings);
+}
+
 /**
  * The complete connection, or an error naming every way to set what is missing and every invalid
  * value. For create/read/update/delete (led by "cannot reach …") and for the functions a program
@@ -147,12 +181,7 @@ export function requireConnection(
   what = "cannot reach the Workspace Workload Service",
 ): Connection {
   const r = resolveConnection(props, sources);
-  const problems = [...r.missing, ...r.unknown].map((f) => missingSettingMessage(f));
-  for (const field of CONNECTION_SETTING_NAMES) {
-    const v = r.values[field];
-    const p = v === undefined ? undefined : connectionProblem(field, v);
-    if (p) problems.push(p);
-  }
+  const problems = problemsOf(r);
   if (problems.length > 0) throw new Error(`${what}: ${problems.join("; ")}`);
-  return r.values as Connection;
+  return connectionFrom(r.values as ConnectionSettings);
 }

@@ -8,12 +8,12 @@ import { ProgressReporter, type ProgressOptions } from "./progress";
 export interface ProviderContext {
   /** Stack config (from `configure`) and environment, for connection settings. */
   sources(): ConnectionSources;
-  /** The client of a workspace, shared by every resource of the process that uses the same connection. */
+  /** The client of a connection, shared by every resource of the process that uses the same one (same `key`). */
   client(connection: Connection): WorkspaceClient;
   progress: ProgressReporter;
   /** Which resource of this deployment declares each workload (filled by `check`). */
   declarations: Declarations;
-  /** The read-only checks of `check`, made once per connection. */
+  /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   now(): number;
   /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
@@ -44,17 +44,16 @@ export interface ManagedContext extends ProviderContext {
 
 export function createContext(options: ContextOptions = {}): ManagedContext {
   let config = options.config;
+  /** By `WorkspaceConnection.key`: two keys are two identities, and the key itself is never in it. */
   const clients = new Map<string, WorkspaceClient>();
   const cancellation = new AbortController();
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
-    client(connection) {
-      // In memory only; the key is part of the cache key because two keys are two identities.
-      const key = `${connection.baseUrl}\n${connection.workspace}\n${connection.apiKey}`;
-      let client = clients.get(key);
+    client({ connection }) {
+      let client = clients.get(connection.key);
       if (!client) {
-        client = new WorkspaceClient({ ...options.client, ...connection });
-        clients.set(key, client);
+        client = new WorkspaceClient(connection, options.client);
+        clients.set(connection.key, client);
       }
       return client;
     },

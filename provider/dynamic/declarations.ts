@@ -1,3 +1,4 @@
+import { normalizedBaseUrl } from "../../sdk";
 import { failureAt, type Failure } from "./failures";
 import type { Props } from "./props";
 
@@ -39,8 +40,12 @@ export class Declarations {
   }
 }
 
+/**
+ * A workload is its base URL, workspace and id, whatever API key reaches it. The base URL is
+ * normalised as a `WorkspaceConnection`'s is, so the URL a program wrote and a client's agree.
+ */
 function keyOf(baseUrl: string, workspace: string, id: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}\n${workspace}\n${id}`;
+  return `${normalizedBaseUrl(baseUrl) ?? baseUrl}\n${workspace}\n${id}`;
 }
 
 /** `Pod "api"` for `urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:Pod::api`. */

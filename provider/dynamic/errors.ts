@@ -1,4 +1,4 @@
-import { collectSecrets, redact } from "../../sdk/redact";
+import { collectSecrets, redact } from "../../sdk";
 import { ResourceInitError } from "./init-error";
 
 /** The strings that must never appear in what a provider method throws: credentials and the API key in use. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { formatPath } from "../../sdk/schemas";
+import { formatPath } from "../../sdk";
 import { reasonOf } from "./issue-text";
 import { closestName, fieldsAt } from "./suggest";
 

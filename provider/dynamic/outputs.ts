@@ -1,4 +1,4 @@
-import type { WorkloadStatus } from "../../sdk/schemas";
+import type { WorkloadStatus } from "../../sdk";
 import { sealLogin } from "./credentials-digest";
 import type { WorkloadOptions } from "./props";
 import type { WorkloadModel } from "./workload-model";

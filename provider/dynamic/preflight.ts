@@ -78,15 +78,15 @@ function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection
  * process serves one deployment), and the fleet read once per connection.
  */
 export class Preflight {
-  // Keyed by client: the context keeps one per base URL, workspace and key.
-  private readonly connections = new WeakMap<WorkspaceClient, Promise<Failure | undefined>>();
-  private readonly fleets = new WeakMap<WorkspaceClient, Promise<FleetHosts | undefined>>();
+  // By `WorkspaceConnection.key`: the base URL, the workspace and a digest of the key.
+  private readonly connections = new Map<string, Promise<Failure | undefined>>();
+  private readonly fleets = new Map<string, Promise<FleetHosts | undefined>>();
 
   constructor(private readonly now: () => number) {}
 
   /** Whether the service answers at `conn` and accepts its key for its workspace. */
   connection(client: WorkspaceClient, conn: Connection, r: ResolvedConnection): Promise<Failure | undefined> {
-    return once(this.connections, client, () => {
+    return once(this.connections, conn, () => {
       const giveUp = new AbortController();
       let unreachable: ConnectionError | undefined;
       const call = {
@@ -110,11 +110,11 @@ export class Preflight {
   }
 
   /** A placement's region or host that the fleet does not have; nothing when the service lists no fleet. */
-  async placement(client: WorkspaceClient, placement: unknown): Promise<Failure | undefined> {
+  async placement(client: WorkspaceClient, conn: Connection, placement: unknown): Promise<Failure | undefined> {
     if (typeof placement !== "object" || placement === null) return undefined;
     const { region, host } = placement as { region?: unknown; host?: unknown };
     if (typeof region !== "string" && typeof host !== "string") return undefined;
-    const fleet = await once(this.fleets, client, () =>
+    const fleet = await once(this.fleets, conn, () =>
       // The fleet endpoint is named, not specified: a service without it is not a reason to fail.
       client.getFleetHosts(this.call()).catch((err: unknown) => {
         if (err instanceof HttpError && (err.status === 404 || err.status === 501)) return undefined;
@@ -142,16 +142,12 @@ export class Preflight {
   }
 }
 
-/** `make()` once per client (its connection): later callers share the first answer. */
-function once<T>(
-  cache: WeakMap<WorkspaceClient, Promise<T>>,
-  client: WorkspaceClient,
-  make: () => Promise<T>,
-): Promise<T> {
-  let p = cache.get(client);
+/** `make()` once per connection: later callers share the first answer. */
+function once<T>(cache: Map<string, Promise<T>>, { connection }: Connection, make: () => Promise<T>): Promise<T> {
+  let p = cache.get(connection.key);
   if (p === undefined) {
     p = make();
-    cache.set(client, p);
+    cache.set(connection.key, p);
   }
   return p;
 }

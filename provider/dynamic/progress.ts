@@ -1,6 +1,11 @@
-import type { Clock, SettleRule, TimerHandle, WaitProgress } from "../../sdk";
-import { formatDuration } from "../../sdk/wait/workload-wait";
-import { systemClock } from "../../sdk/clock";
+import {
+  DEFAULT_CLIENT_OPTIONS,
+  formatDuration,
+  type Clock,
+  type SettleRule,
+  type TimerHandle,
+  type WaitProgress,
+} from "../../sdk";
 import type { EngineLog } from "./engine-log";
 
 /** What a user reads when a wait settles for lack of evidence (the rule: `sdk/wait/settle.ts`). */
@@ -91,7 +96,7 @@ export class ProgressReporter {
   constructor(options: ProgressOptions = {}) {
     this.engine = options.engine;
     this.write = options.write ?? ((line) => console.log(line));
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? DEFAULT_CLIENT_OPTIONS.clock;
     this.tickMs =
       options.summaryEveryMs ??
       (this.engine ? DEFAULT_PROGRESS_OPTIONS.engineTickMs : DEFAULT_PROGRESS_OPTIONS.summaryEveryMs);

@@ -1,4 +1,4 @@
-import { CONNECTION_SETTING_NAMES } from "../../sdk/connection-check";
+import { CONNECTION_SETTING_NAMES } from "../../sdk";
 import { keysWithRole } from "../fields/declaration";
 import { WORKLOAD_FIELDS, type BooleanOption } from "../fields/workload-fields";
 import { WORKLOAD_RULES } from "../fields/workload-rules";

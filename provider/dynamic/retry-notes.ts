@@ -1,5 +1,4 @@
-import type { RetryNotice } from "../../sdk";
-import { formatDuration } from "../../sdk/wait/workload-wait";
+import { formatDuration, type RetryNotice } from "../../sdk";
 import type { ProviderContext } from "./context";
 
 /** A call failing this long is reported (a blip under throttling is not)... */

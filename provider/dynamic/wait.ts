@@ -1,5 +1,4 @@
-import { waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
-import { describeWaitGoal } from "../../sdk/wait/goal";
+import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
 import type { ProviderContext } from "./context";
 import type { TimeoutOperation } from "./timeouts";
 import { describeWorkload, type WorkloadModel } from "./workload-model";

@@ -1,4 +1,4 @@
-import type { CreateBody } from "../../sdk/schemas";
+import type { CreateBody } from "../../sdk";
 import { loginOf, type CredentialVault } from "./credentials-digest";
 import type { Props } from "./props";
 import { describeWorkload, parseWorkload, specFields, type WorkloadModel } from "./workload-model";

@@ -1,4 +1,4 @@
-import type { WorkloadStatus, WorkloadType } from "../../sdk/schemas";
+import type { WorkloadStatus, WorkloadType } from "../../sdk";
 import type { ConnectionField } from "./connection";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { type Login, loginOf } from "./credentials-digest";

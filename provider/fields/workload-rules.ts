@@ -1,4 +1,4 @@
-import type { WorkloadType } from "../../sdk/schemas";
+import type { WorkloadType } from "../../sdk";
 import {
   keysWithRole,
   propertyKeys,

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { TEMPLATE_CONFIG_MAX_DEPTH, jsonDepth } from "../../sdk/schemas";
+import { TEMPLATE_CONFIG_MAX_DEPTH, jsonDepth } from "../../sdk";
 import { Workspace } from "./workspace";
 
 /** A login. Write-only: set on create, stored by the service as a secret, never returned. */

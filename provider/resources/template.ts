@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { WorkloadType } from "../../sdk/schemas";
+import type { WorkloadType } from "../../sdk";
 import { PROVIDER_KEY } from "../dynamic/props";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../stub";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { WorkloadType } from "../../sdk/schemas";
+import type { WorkloadType } from "../../sdk";
 import { credentialsDigestAsync } from "../dynamic/credentials-digest";
 import { DIGEST_KEY, NOT_SPEC_KEYS } from "../dynamic/props";
 import { WORKLOAD_RULES } from "../fields/workload-rules";

@@ -1,15 +1,13 @@
-import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "../clock";
-import { InvalidOptionError } from "../errors";
+import { workspaceConnection, type ConnectionSettings, type WorkspaceConnection } from "../connection";
 import { SDK_VERSION } from "../version";
 import { EventStream, resolveStreamOptions, type StreamOptions } from "./stream";
 import type { StreamListener, StreamState, Unsubscribe } from "./types";
 
-/** What identifies a stream: one connection per (base URL, workspace, API key) per hub. */
+/** What identifies a stream: one connection per `connection.key` (base URL, workspace, API key) per hub. */
 export interface StreamConnectionSpec {
-  baseUrl: string;
-  workspace: string;
-  apiKey: string;
+  /** The workspace's connection (`workspaceConnection`), or the three settings to make one. */
+  connection: WorkspaceConnection | ConnectionSettings;
   /** Used by the first subscriber that opens the connection; later subscribers share it as it is. */
   options?: StreamOptions;
   userAgent?: string;
@@ -24,26 +22,27 @@ export interface HubStream {
   close(): void;
 }
 
-export type StreamFactory = (spec: StreamConnectionSpec, sink: Required<StreamListener>) => HubStream;
+/** A spec whose connection is made. */
+export type HubStreamSpec = StreamConnectionSpec & { connection: WorkspaceConnection };
+
+export type StreamFactory = (spec: HubStreamSpec, sink: Required<StreamListener>) => HubStream;
 
 interface Entry {
   stream: HubStream;
   listeners: Set<StreamListener>;
 }
 
-const defaultFactory: StreamFactory = (spec, sink) => {
-  const url = new URL(spec.baseUrl);
-  return new EventStream({
-    baseUrl: url.origin + url.pathname.replace(/\/+$/, ""),
-    workspace: spec.workspace,
-    apiKey: spec.apiKey,
+const defaultFactory: StreamFactory = (spec, sink) =>
+  new EventStream({
+    baseUrl: spec.connection.baseUrl,
+    workspace: spec.connection.workspace,
+    apiKey: spec.connection.apiKey,
     userAgent: spec.userAgent ?? `pulumi-wws-sdk/${SDK_VERSION}`,
     options: resolveStreamOptions(spec.options),
     clock: spec.clock ?? systemClock,
     random: spec.random ?? Math.random,
     sink,
   });
-};
 
 /** Runs a listener callback; one listener throwing must not starve the others or kill the stream. */
 function safely(fn: () => void): void {
@@ -55,7 +54,7 @@ function safely(fn: () => void): void {
 }
 
 /**
- * Shares event streams: one connection per (base URL, workspace, API key hash), fanned out to
+ * Shares event streams: one connection per `WorkspaceConnection.key`, fanned out to
  * every listener, reference-counted and closed when the last listener leaves. A connection that
  * stopped for good (401/403) is forgotten, so the next subscriber tries afresh.
  */
@@ -73,8 +72,10 @@ export class EventHub {
    * Adds `listener` to the workspace's shared stream, opening it if needed. `listener.onState` is
    * called at once with the current state. Returns the function that removes the listener.
    */
-  subscribe(conn: StreamConnectionSpec, listener: StreamListener): Unsubscribe {
-    const key = connectionKey(conn);
+  subscribe(spec: StreamConnectionSpec, listener: StreamListener): Unsubscribe {
+    // Settings are checked here (an `InvalidOptionError` naming the setting); a made connection is taken as it is.
+    const connection = workspaceConnection(spec.connection);
+    const key = connection.key;
     let entry = this.entries.get(key);
     let created = false;
     if (!entry) {
@@ -87,7 +88,7 @@ export class EventHub {
           listeners.forEach((l) => safely(() => l.onState?.(state)));
         },
       };
-      entry = { stream: this.factory(conn, sink), listeners };
+      entry = { stream: this.factory({ ...spec, connection }, sink), listeners };
       this.entries.set(key, entry);
       created = true;
     }
@@ -105,20 +106,6 @@ export class EventHub {
       held.stream.close();
     };
   }
-}
-
-/** The key never holds the API key itself, only a hash of it. */
-function connectionKey(conn: StreamConnectionSpec): string {
-  let url: URL;
-  try {
-    url = new URL(conn.baseUrl);
-  } catch {
-    throw new InvalidOptionError("baseUrl", "must be an absolute URL such as http://127.0.0.1:8787");
-  }
-  if (typeof conn.apiKey !== "string" || conn.apiKey === "")
-    throw new InvalidOptionError("apiKey", "must be a non-empty string");
-  const keyHash = createHash("sha256").update(conn.apiKey).digest("hex");
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}\n${conn.workspace}\n${keyHash}`;
 }
 
 /** The process-wide hub every `WorkspaceClient` uses unless given another. */

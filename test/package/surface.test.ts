@@ -1,11 +1,14 @@
 /**
  * What each entry point of package.json "exports" gives a user at run time (README.md, "API").
  * Anything else is internal: a new export here is a promise to keep, so it is added on purpose.
- * The SDK's longer list (errors, schemas) is checked in test/sdk/package.test.ts.
+ * test/sdk/package.test.ts also names the SDK's internals that must stay out.
  */
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import * as root from "../../index";
 import * as provider from "../../provider";
 import * as dynamic from "../../provider/dynamic";
+import * as sdk from "../../sdk";
 import * as server from "../../server";
 import * as testing from "../../testing";
 
@@ -23,9 +26,117 @@ const RESOURCES = [
   "getWorkloadStatus",
 ];
 
+/** `pulumi-wws/sdk`: the client, its connection and options, the errors, the hub, the waiter, the contract's schemas. */
+const SDK = [
+  "WorkspaceClient",
+  "workspaceConnection",
+  "DEFAULT_CLIENT_OPTIONS",
+  "DEFAULT_RETRY",
+  "SDK_VERSION",
+  // errors
+  "WwsError",
+  "InvalidOptionError",
+  "ConnectionError",
+  "RequestTimeoutError",
+  "AbortedError",
+  "ResponseValidationError",
+  "HttpError",
+  "ValidationError",
+  "UnauthorizedError",
+  "ForbiddenError",
+  "NotFoundError",
+  "ConflictError",
+  "PayloadTooLargeError",
+  "RateLimitedError",
+  "UnavailableError",
+  "ServerError",
+  "RetriesExhaustedError",
+  "StreamAuthError",
+  "ReadinessTimeoutError",
+  "WorkloadFailedError",
+  // events and waiting
+  "EventHub",
+  "eventHub",
+  "DEFAULT_STREAM_OPTIONS",
+  "waitForWorkload",
+  "DEFAULT_WAIT_TIMING",
+  "DEFAULT_SETTLE_RULE",
+  // the contract: names, limits, bodies, records and events
+  "ERROR_CODES",
+  "WORKLOAD_TYPES",
+  "VM_TYPES",
+  "PHASES",
+  "EVENT_PAYLOADS",
+  "EVENT_TYPES",
+  "TEMPLATE_CONFIG_MAX_BYTES",
+  "TEMPLATE_CONFIG_MAX_DEPTH",
+  "CREATE_BODY",
+  "CreateVm",
+  "CreatePod",
+  "CreateBrowser",
+  "CreateController",
+  "CreateStorage",
+  "TemplateCreate",
+  "Name",
+  "SizeQuantity",
+  "CpuQuantity",
+  "Port",
+  "Credentials",
+  "VmPort",
+  "Placement",
+  "AiDaemon",
+  "PodPort",
+  "PodSource",
+  "StorageEngine",
+  "Backup",
+  "WorkloadType",
+  "CreateResponse",
+  "RestartResponse",
+  "WorkloadStatus",
+  "TenantSpec",
+  "SavedTemplate",
+  "TemplateList",
+  "ErrorBody",
+  "ErrorDetail",
+  "Pulse",
+  "AgentState",
+  "ActivityRow",
+  "ActivityList",
+  "AskList",
+  "SecretList",
+  "FleetHosts",
+  "TaskUpdate",
+  "AskEvent",
+  "AgentBusy",
+  "AgentSleepState",
+  "SpecChanged",
+  "SecretChanged",
+  "Resync",
+];
+
+/** Exported by `pulumi-wws/sdk` for this package's provider and CLI, which import only the barrel. */
+const SDK_FOR_PROVIDER = [
+  "CONNECTION_SETTING_NAMES",
+  "connectionSettingProblem",
+  "normalizedBaseUrl",
+  "collectSecrets",
+  "redact",
+  "formatDuration",
+  "describeWaitGoal",
+  "createBodyFields",
+  "isVmType",
+  "daemonEnabled",
+  "DAEMON_CREDENTIALS_RULE",
+  "configByteLength",
+  "jsonDepth",
+  "templatePasswordPaths",
+  "formatPath",
+];
+
 describe("the package's entry points", () => {
   it.each([
     ["pulumi-wws", root, [...RESOURCES, "sdk"]],
+    ["pulumi-wws/sdk", sdk, [...SDK, ...SDK_FOR_PROVIDER]],
     ["pulumi-wws/provider", provider, RESOURCES],
     ["pulumi-wws/provider/dynamic", dynamic, ["template", "workload"]],
     [
@@ -36,5 +147,22 @@ describe("the package's entry points", () => {
     ["pulumi-wws/testing", testing, ["createTestStack", "startLocalService"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
+  });
+});
+
+describe("the SDK's boundary", () => {
+  const ROOT = join(__dirname, "../..");
+  const sources = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const p = join(dir, name);
+      return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
+    });
+
+  it("should be crossed by the provider, the CLI and testing only through pulumi-wws/sdk's barrel", () => {
+    const inside = ["provider", "cli", "testing"]
+      .flatMap((dir) => sources(join(ROOT, dir)))
+      .filter((file) => /from "(\.\.\/)+sdk\//.test(readFileSync(file, "utf8")))
+      .map((file) => file.slice(ROOT.length + 1));
+    expect(inside).toEqual([]);
   });
 });

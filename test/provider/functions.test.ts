@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Workspace, getFleetHosts, getWorkloadStatus } from "../../provider";
 import { programConnection } from "../../provider/functions";
-import { WorkspaceClient } from "../../sdk";
+import { WorkspaceClient, workspaceConnection } from "../../sdk";
 import { KEY, startHarness, type Harness } from "./harness";
 import { recordResources, secretOf, valueOf } from "./mocks";
 
@@ -43,10 +43,8 @@ describe("getFleetHosts and getWorkloadStatus", () => {
     expect(() => programConnection("getFleetHosts", { workspace: "demo" }, {})).toThrow(
       /^getFleetHosts: no base URL is set: .*WWS_BASE_URL; no API key is set: .*--secret wws:apiKey.*WWS_API_KEY$/,
     );
-    expect(programConnection("f", { workspace: "demo" }, { WWS_BASE_URL: "http://h", WWS_API_KEY: "k-1234" })).toEqual({
-      workspace: "demo",
-      baseUrl: "http://h",
-      apiKey: "k-1234",
-    });
+    const made = programConnection("f", { workspace: "demo" }, { WWS_BASE_URL: "http://h/", WWS_API_KEY: "k-1234" });
+    expect(made).toEqual(workspaceConnection({ workspace: "demo", baseUrl: "http://h", apiKey: "k-1234" }));
+    expect(made).toMatchObject({ workspace: "demo", baseUrl: "http://h", apiKey: "k-1234" });
   });
 });

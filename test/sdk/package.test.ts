@@ -32,6 +32,7 @@ describe("sdk package", () => {
   it("should export the client, the errors, the hub, the waiter and the schemas", () => {
     for (const name of [
       "WorkspaceClient",
+      "workspaceConnection",
       "WwsError",
       "NotFoundError",
       "ServerError",
@@ -62,10 +63,8 @@ describe("sdk package", () => {
       "EventStream",
       "StatusObserver",
       "WorkloadCondition",
-      "describeWaitGoal",
-      "formatDuration",
-      "connectionSettingProblem",
       "issuesToDetails",
+      "isWorkspaceConnection",
     ];
     expect(internals.filter((name) => name in sdk)).toEqual([]);
   });

@@ -1,12 +1,20 @@
-import { EventHub, type StreamConnectionSpec, type StreamListener, type StreamState } from "../../../sdk";
-import type { HubStream } from "../../../sdk/events/hub";
+import {
+  EventHub,
+  InvalidOptionError,
+  workspaceConnection,
+  type ConnectionSettings,
+  type StreamConnectionSpec,
+  type StreamListener,
+  type StreamState,
+} from "../../../sdk";
+import type { HubStream, HubStreamSpec } from "../../../sdk/events/hub";
 
 class FakeStream implements HubStream {
   currentState: StreamState = "down";
   started = 0;
   closed = 0;
   constructor(
-    readonly spec: StreamConnectionSpec,
+    readonly spec: HubStreamSpec,
     readonly sink: Required<StreamListener>,
   ) {}
   start(): void {
@@ -25,11 +33,8 @@ class FakeStream implements HubStream {
 describe("EventHub", () => {
   let made: FakeStream[];
   let hub: EventHub;
-  const conn = (over: Partial<StreamConnectionSpec> = {}): StreamConnectionSpec => ({
-    baseUrl: "http://127.0.0.1:1",
-    workspace: "demo",
-    apiKey: "k1",
-    ...over,
+  const conn = (over: Partial<ConnectionSettings> = {}): StreamConnectionSpec => ({
+    connection: { baseUrl: "http://127.0.0.1:1", workspace: "demo", apiKey: "k1", ...over },
   });
 
   beforeEach(() => {
@@ -109,6 +114,27 @@ describe("EventHub", () => {
     expect(made).toHaveLength(2);
     unsubscribe();
     expect(made[1].closed).toBe(0);
+  });
+
+  it("should take a made connection as it is, and key on it", () => {
+    const connection = workspaceConnection({ baseUrl: "http://127.0.0.1:1/", workspace: "demo", apiKey: "k1" });
+    hub.subscribe({ connection }, {});
+    hub.subscribe(conn(), {});
+    expect(made).toHaveLength(1);
+    expect(made[0].spec.connection).toBe(connection);
+    expect([...(hub as unknown as { entries: Map<string, unknown> }).entries.keys()]).toEqual([connection.key]);
+  });
+
+  it("should check settings as the client does, naming the setting", () => {
+    for (const [over, option] of [
+      [{ baseUrl: "ftp://h" }, "baseUrl"],
+      [{ workspace: "Demo_1" }, "workspace"],
+      [{ apiKey: "" }, "apiKey"],
+    ] as const) {
+      expect(() => hub.subscribe(conn(over), {})).toThrow(InvalidOptionError);
+      expect(() => hub.subscribe(conn(over), {})).toThrow(`invalid option ${option}:`);
+    }
+    expect(made).toHaveLength(0);
   });
 
   it("should never keep the API key in its connection keys", () => {
