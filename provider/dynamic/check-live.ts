@@ -2,7 +2,7 @@ import { NotFoundError, type WorkloadStatus, type WorkspaceClient } from "../../
 import { connectionOf, resolveConnection, type Connection } from "./connection";
 import type { ProviderContext } from "./context";
 import { failureAt, type Failure } from "./failures";
-import { alreadyExistsMessage, runsDeclaredSpec } from "./own-create";
+import { alreadyExistsMessage, runsDeclaredSpec } from "./takeover";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import { RESOURCE_URN_KEY, type Props } from "./props";
 import { containsUnknown } from "./unknown";
@@ -58,7 +58,7 @@ export async function checkAgainstService(
   const id = inputs.workloadId;
   if (!isNew || inputs.adopt === true || typeof id !== "string") return failures;
   const live = await statusIfAny(client, id, ctx.now() + PREFLIGHT_BUDGET_MS).catch(() => undefined);
-  // Its own create, interrupted, runs exactly the declared spec: `create` takes it (own-create.ts).
+  // Its own create, interrupted, runs exactly the declared spec: `create` takes it (takeover.ts).
   if (live === undefined || containsUnknown(inputs)) return failures;
   const m = parseWorkload(inputs);
   const own = await runsDeclaredSpec(client, m, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }).catch(() => true);

@@ -1,6 +1,6 @@
 import { requireConnection, type Connection } from "./connection";
 import type { ProviderContext } from "./context";
-import { guarded } from "./errors";
+import { guarded } from "./redacted-errors";
 
 /**
  * Runs the body of a provider method with the connection `settings` resolve to (resource

@@ -4,7 +4,7 @@ import type { Props } from "./props";
 
 /**
  * Which resource of this deployment declares each workload. The engine checks every resource of
- * one run in this one provider process (one process per provider text, see provider/stub.ts), so a
+ * one run in this one provider process (one process per provider text, see provider/hosted-resource.ts), so a
  * workload named by two resources is seen here at `check`, before anything is sent.
  */
 export class Declarations {

@@ -1,6 +1,6 @@
 import { digestOf, loginOf } from "./credentials-digest";
 import { sameValue } from "./equal";
-import { recordedReady } from "./outputs";
+import { recordedReady } from "./recorded-status";
 import { replaces } from "../fields/declaration";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { PROVIDER_KEY, inputKeys, type Props } from "./props";

@@ -1,7 +1,7 @@
 /**
  * The implementation behind every resource of `pulumi-wws`, loaded by name in the dynamic
  * provider process: the provider serialized into each resource's state is a stub that does
- * `require("pulumi-wws/provider/dynamic").workload.<method>(…)` (see `provider/stub.ts`). Keep the
+ * `require("pulumi-wws/provider/dynamic").workload.<method>(…)` (see `provider/hosted-resource.ts`). Keep the
  * names `workload` and `template` and their methods stable: every stack's state refers to them.
  */
 import { createContext } from "./context";

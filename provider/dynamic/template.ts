@@ -13,7 +13,7 @@ import { connected } from "./connected";
 import type { ManagedContext } from "./context";
 import { diffResultOf } from "./diff-workload";
 import { sameValue } from "./equal";
-import { guarded, secretsOf } from "./errors";
+import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { PROVIDER_KEY, type Props } from "./props";

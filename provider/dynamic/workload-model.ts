@@ -41,7 +41,7 @@ export interface WorkloadModel {
   readonly options: WorkloadOptions;
   /** What the service reported last; undefined in inputs. */
   readonly status: WorkloadStatus | undefined;
-  /** Written by `read` only (see `restartsOutsidePulumi` in outputs.ts). */
+  /** Written by `read` only (see `restartsOutsidePulumi` in recorded-status.ts). */
   readonly restartsOutsidePulumi: unknown;
   /** `__provider`: the engine's, carried through untouched. */
   readonly provider: unknown;

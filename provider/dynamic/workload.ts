@@ -12,15 +12,15 @@ import type { Connection } from "./connection";
 import { connected } from "./connected";
 import type { ManagedContext } from "./context";
 import { classifyWorkloadChanges, diffOfChanges } from "./diff-workload";
-import { guarded, secretsOf } from "./errors";
+import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
 import { CredentialVault } from "./credentials-digest";
-import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec, takeover } from "./own-create";
+import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec, takeover } from "./takeover";
 import { checkAgainstService } from "./check-live";
 import { noteRetries } from "./retry-notes";
 import { restartOnce } from "./read-back";
-import { recorded, recordedReady, restartsOutsidePulumi } from "./outputs";
+import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
 import { declaredTwice } from "./declarations";
 import { databaseReplacement } from "./data-loss";
@@ -172,7 +172,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const resourceId = formatId(conn.workspace, id);
         const call = within(m, "create");
         // Refuse to take over silently: an existing id is somebody's workload, unless it is
-        // exactly what this resource asks for (its own create, interrupted; see own-create.ts).
+        // exactly what this resource asks for (its own create, interrupted; see takeover.ts).
         const previous = await statusOrUndefined(client, id, call);
         const runsDeclared = previous !== undefined && (await runsDeclaredSpec(client, m, call));
         const decision = takeover({

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk";
 import { PROVIDER_KEY } from "../dynamic/props";
 import { TEMPLATE_RULES } from "../fields/template-fields";
-import { HostedResource } from "../stub";
+import { HostedResource } from "../hosted-resource";
 import { connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
 
 export interface TemplateArgs extends ConnectionArgs {

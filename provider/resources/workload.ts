@@ -3,7 +3,7 @@ import type { WorkloadType } from "../../sdk";
 import { credentialsDigestAsync } from "../dynamic/credentials-digest";
 import { DIGEST_KEY, NOT_SPEC_KEYS } from "../dynamic/props";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
-import { HostedResource } from "../stub";
+import { HostedResource } from "../hosted-resource";
 import { claimWorkloadId } from "./declared-ids";
 import {
   connectionProps,
@@ -56,7 +56,7 @@ function carriedTimeouts(opts: pulumi.CustomResourceOptions | undefined): Record
 
 /**
  * What every workload resource has: the type token `pulumi-nodejs:dynamic/wws:<Class>`, the
- * one-line provider of `provider/stub.ts` and these outputs.
+ * one-line provider of `provider/hosted-resource.ts` and these outputs.
  */
 export abstract class WorkloadResource extends HostedResource {
   /** The workload id in its workspace. */

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
 import { declaredBodyOf } from "../../provider/dynamic/workload-body";
-import { PROVIDER_TEXT } from "../../provider/stub";
+import { PROVIDER_TEXT } from "../../provider/hosted-resource";
 import * as wws from "../../index";
 import { E2E_TIMEOUT_MS, ensureBuilt, newStack, until, type E2eStack } from "./harness";
 import {

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "../../provider/dynamic";
 import { UNKNOWN } from "../../provider/dynamic/unknown";
-import { PROVIDER_TEXT } from "../../provider/stub";
+import { PROVIDER_TEXT } from "../../provider/hosted-resource";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
 

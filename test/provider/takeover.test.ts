@@ -1,4 +1,4 @@
-import { takeover, type Takeover } from "../../provider/dynamic/own-create";
+import { takeover, type Takeover } from "../../provider/dynamic/takeover";
 
 describe("takeover", () => {
   it.each<[boolean, boolean, boolean, Takeover]>([

@@ -1,6 +1,6 @@
 import { checkTemplate } from "../../provider/dynamic/check-template";
 import { checkWorkload } from "../../provider/dynamic/check-workload";
-import { restartsOutsidePulumi } from "../../provider/dynamic/outputs";
+import { restartsOutsidePulumi } from "../../provider/dynamic/recorded-status";
 import { closestName } from "../../provider/dynamic/suggest";
 import { parseDurationSeconds, timeoutMsOf } from "../../provider/dynamic/timeouts";
 

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
-import { recorded } from "../../provider/dynamic/outputs";
+import { recorded } from "../../provider/dynamic/recorded-status";
 import { requestBodyOf } from "../../provider/dynamic/workload-body";
 import { parseWorkload, writeWorkload } from "../../provider/dynamic/workload-model";
 
