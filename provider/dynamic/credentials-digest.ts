@@ -9,18 +9,37 @@ import type { Props } from "./props";
  * clear. The password itself stays in this process's `CredentialVault` for the `create` or
  * `update` that follows `check` in the same deployment.
  *
- * The digest is scrypt (N=2^14, r=8: about 40 ms and 16 MiB) of the username and password, salted
- * with the workload id: stable across runs (a diff compares it with the state's) without a random
- * salt to keep, and costly enough that a digest does not give a password back cheaply. It stays
- * inside `credentials`, which the engine keeps secret in state.
+ * The digest is scrypt of the username and password, salted with the workload id: stable across
+ * runs (a diff compares it with the state's) without a random salt to keep, and costly enough that
+ * a digest does not give a password back cheaply. It stays inside `credentials`, which the engine
+ * keeps secret in state; in clear it is seen only by readers of `--debug` output or of the
+ * decrypted state, who for a password from the stack config read the password itself there.
+ *
+ * `scrypt2` (N=2^12, r=8: 4 MiB and about 8 ms of CPU a guess, 8,000 SHA-256s) is what new digests
+ * use. `scrypt1` (N=2^14: 16 MiB, about 34 ms) was four times the cost for every guess and for
+ * every password-bearing resource at every preview and up: 3.4 s of CPU for 100 VMs on a machine
+ * where a preview of 100 pods takes 2 s. A state holding a `scrypt1` digest keeps its scheme:
+ * `check` digests the new password the same way, so both diffs compare like with like.
  *
  * The resource class computes it as the program runs (`crypto.scrypt`, on libuv's thread pool),
- * and `check` takes it from there: the engine calls `check` for one resource at a time, so 100
- * digests made in `check` took 100 × 44 ms in series, and synchronous scrypt there also stalled
- * the provider's waits and event streams. `check` computes it only where no class did.
+ * and `check` takes it from there: the engine calls `check` for one resource at a time, so
+ * digests made in `check` added up in series, and synchronous scrypt there also stalled the
+ * provider's waits and event streams. `check` computes one only where no class did, or where the
+ * state's digest is of the older scheme.
  */
-const SCHEME = "scrypt1";
-const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const SCHEMES = {
+  scrypt1: { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 },
+  scrypt2: { N: 2 ** 12, r: 8, p: 1, maxmem: 64 * 1024 * 1024 },
+} as const;
+export type DigestScheme = keyof typeof SCHEMES;
+/** The scheme of new digests. */
+export const DIGEST_SCHEME: DigestScheme = "scrypt2";
+
+/** The scheme of a stored digest, when it names one this version knows. */
+export function schemeOf(digest: unknown): DigestScheme | undefined {
+  const scheme = typeof digest === "string" ? digest.slice(0, digest.indexOf(":")) : "";
+  return scheme in SCHEMES ? (scheme as DigestScheme) : undefined;
+}
 
 /** A workload's `credentials` as a bag holds them: with a password, or sealed with its digest. */
 export interface Login {
@@ -41,18 +60,26 @@ function digestInput(workloadId: string, credentials: unknown): { pair: string; 
 }
 
 /** The digest of `credentials` (`{username?, password}`), or undefined when there is no password string. */
-export function credentialsDigest(workloadId: string, credentials: unknown): string | undefined {
+export function credentialsDigest(
+  workloadId: string,
+  credentials: unknown,
+  scheme: DigestScheme = DIGEST_SCHEME,
+): string | undefined {
   const d = digestInput(workloadId, credentials);
-  return d && `${SCHEME}:${scryptSync(d.pair, d.salt, 32, SCRYPT).toString("base64url")}`;
+  return d && `${scheme}:${scryptSync(d.pair, d.salt, 32, SCHEMES[scheme]).toString("base64url")}`;
 }
 
 /** `credentialsDigest`, computed off the event loop. */
-export function credentialsDigestAsync(workloadId: string, credentials: unknown): Promise<string | undefined> {
+export function credentialsDigestAsync(
+  workloadId: string,
+  credentials: unknown,
+  scheme: DigestScheme = DIGEST_SCHEME,
+): Promise<string | undefined> {
   const d = digestInput(workloadId, credentials);
   if (d === undefined) return Promise.resolve(undefined);
   return new Promise((resolve, reject) =>
-    scrypt(d.pair, d.salt, 32, SCRYPT, (err, key) =>
-      err ? reject(err) : resolve(`${SCHEME}:${key.toString("base64url")}`),
+    scrypt(d.pair, d.salt, 32, SCHEMES[scheme], (err, key) =>
+      err ? reject(err) : resolve(`${scheme}:${key.toString("base64url")}`),
     ),
   );
 }
@@ -92,18 +119,18 @@ export class CredentialVault {
   /**
    * Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. `computed`: the
    * digest the resource class made of these credentials as the program ran (see `DIGEST_KEY` in
-   * props.ts); without one it is computed here, off the event loop.
+   * props.ts), taken when it is of the scheme of `stored` (the state's digest, if any); otherwise
+   * one of that scheme is computed here, off the event loop.
    */
-  async seal(inputs: Props, computed?: unknown): Promise<Props> {
+  async seal(inputs: Props, computed?: unknown, stored?: unknown): Promise<Props> {
     const login = loginOf(inputs.credentials);
-    if (typeof login?.password === "string" && typeof computed === "string") {
-      const { password: _password, ...rest } = login;
-      void _password;
-      this.logins.set(computed, login);
-      return { ...inputs, credentials: { ...rest, digest: computed } };
-    }
-    const digest = await credentialsDigestAsync(String(inputs.workloadId), login);
-    if (digest === undefined || login === undefined) return inputs;
+    if (login === undefined || typeof login.password !== "string") return inputs;
+    const scheme = schemeOf(stored) ?? DIGEST_SCHEME;
+    const digest =
+      typeof computed === "string" && schemeOf(computed) === scheme
+        ? computed
+        : await credentialsDigestAsync(String(inputs.workloadId), login, scheme);
+    if (digest === undefined) return inputs;
     const { password: _password, ...rest } = login;
     void _password;
     this.logins.set(digest, login);

@@ -15,7 +15,7 @@ import { classifyWorkloadChanges, diffOfChanges } from "./diff-workload";
 import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
-import { CredentialVault } from "./credentials-digest";
+import { CredentialVault, loginOf } from "./credentials-digest";
 import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec, takeover } from "./takeover";
 import { checkAgainstService } from "./check-live";
 import { noteRetries } from "./retry-notes";
@@ -141,7 +141,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
-          return { inputs: await credentials.seal(inputs, news[DIGEST_KEY]), failures };
+          const stored = loginOf(olds.credentials)?.digest;
+          return { inputs: await credentials.seal(inputs, news[DIGEST_KEY], stored), failures };
         },
       );
     },

@@ -15,7 +15,7 @@ describe("credentials compared by digest", () => {
     const sealed = sealCredentials(vm(PASSWORD));
     expect(JSON.stringify(sealed)).not.toContain(PASSWORD);
     expect(sealed).toMatchObject({
-      credentials: { username: "ops", digest: expect.stringMatching(/^scrypt1:[A-Za-z0-9_-]{43}$/) },
+      credentials: { username: "ops", digest: expect.stringMatching(/^scrypt2:[A-Za-z0-9_-]{43}$/) },
     });
     expect(credentialsDigest("other", vm(PASSWORD).credentials)).not.toBe(
       (sealed.credentials as { digest: string }).digest,
@@ -91,6 +91,22 @@ describe("workload credentials against the local service", () => {
     // The login stays in this process for the create that follows.
     const { outs } = await up(h.workload, { ...vm(PASSWORD), workloadId: "vm-made", __credentialsDigest: made });
     expect(outs.credentials).toEqual({ username: "ops", digest: made });
+  });
+
+  it("should keep a state's scrypt1 digest scheme, so that an unchanged password stays unchanged", async () => {
+    const login = vm(PASSWORD).credentials;
+    const made = credentialsDigest("vm-old", login);
+    const news = { ...vm(PASSWORD), workloadId: "vm-old", __credentialsDigest: made };
+    // The inputs a check of this version made, with the digest an earlier version stored.
+    const checked = (await h.workload.check({}, news)).inputs;
+    const oldDigest = credentialsDigest("vm-old", login, "scrypt1");
+    const state = { ...checked, credentials: { username: "ops", digest: oldDigest }, phase: "Running" };
+    const same = await h.workload.check(state, news);
+    expect(same.inputs.credentials).toEqual(state.credentials);
+    expect(diffWorkload(state, same.inputs).changes).toBe(false);
+    const other = await h.workload.check(state, { ...news, credentials: { username: "ops", password: "new-Pw-2" } });
+    expect(diffWorkload(state, other.inputs).changes).not.toBe(false);
+    expect(made).toMatch(/^scrypt2:/);
   });
 
   it("should fail a create whose password this process never saw, naming the workload, and send nothing", async () => {
