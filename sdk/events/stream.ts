@@ -12,7 +12,7 @@ import { errorFromResponse } from "../http/error-from-response";
 import { isBeforeSend } from "../http/attempt";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
-import { backoffDelay } from "../retry";
+import { backoffDelay } from "../backoff";
 import { isTransientFailure } from "../transient";
 import { decodeEvent } from "./decode";
 import type { StreamListener, StreamState } from "./types";
