@@ -211,10 +211,10 @@ describe("EventStream", () => {
     const atClose = s.requests.length;
     // A reconnect already sent when close() ran may still reach the server; none may follow it.
     await new Promise((r) => setTimeout(r, 100));
-    const settled = s.requests.length;
-    expect(settled).toBeLessThanOrEqual(atClose + 1);
+    const afterClose = s.requests.length;
+    expect(afterClose).toBeLessThanOrEqual(atClose + 1);
     await new Promise((r) => setTimeout(r, 200));
-    expect(s.requests.length).toBe(settled);
+    expect(s.requests.length).toBe(afterClose);
     expect(stream?.currentState).toBe("closed");
   });
 });
