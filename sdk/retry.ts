@@ -1,3 +1,4 @@
+import { backoffDelay } from "./backoff";
 import { AbortedError, ConnectionError, HttpError, retryAfterOf, type WwsError } from "./errors";
 import { isTransientFailure } from "./transient";
 
@@ -56,17 +57,6 @@ export interface RetryInput {
   /** The client has never had an HTTP answer from the service, to any call. */
   neverAnswered?: boolean;
   random?: () => number;
-}
-
-/** Full-jitter exponential backoff before attempt `attempt + 1`: uniform in [0, min(initial·2^(attempt-1), max)]. */
-export function backoffDelay(
-  attempt: number,
-  initialDelayMs: number,
-  maxDelayMs: number,
-  random: () => number = Math.random,
-): number {
-  const ceiling = Math.min(initialDelayMs * 2 ** Math.max(0, attempt - 1), maxDelayMs);
-  return Math.floor(random() * ceiling);
 }
 
 /** Whether to try a failed call again, and after how long. Pure: no clock, no network. */

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { backoffDelay, type Random } from "../backoff";
 import { sleep, type Clock } from "../clock";
 import {
   ConnectionError,
@@ -12,7 +13,6 @@ import { errorFromResponse } from "../http/error-from-response";
 import { isBeforeSend } from "../http/attempt";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
-import { backoffDelay } from "../retry";
 import { isTransientFailure } from "../transient";
 import { decodeEvent } from "./decode";
 import type { StreamListener, StreamState } from "./types";
@@ -24,7 +24,7 @@ export interface StreamOptions {
   heartbeatMs?: number;
   /** Backoff before the first reconnect after a failure; doubles per failure, with full jitter. @default 250 (ms) */
   reconnectInitialDelayMs?: number;
-  /** Cap of the reconnect backoff (a `Retry-After` may ask for more). @default 10000 (10 s) */
+  /** Cap of the reconnect backoff, the server's `retry:` included (a `Retry-After` may ask for more). @default 10000 (10 s) */
   reconnectMaxDelayMs?: number;
 }
 
@@ -53,7 +53,7 @@ export interface EventStreamInit {
   userAgent: string;
   options: Readonly<Required<StreamOptions>>;
   clock: Clock;
-  random: () => number;
+  random: Random;
   /** Receives every event, state change and error of this connection. */
   sink: StreamListener;
 }
@@ -64,6 +64,27 @@ type Outcome =
   | { kind: "retry"; wasOpen: boolean; error: WwsError } // dropped, refused with 429/5xx, silent too long
   | { kind: "fatal"; error: WwsError } // 401/403 or another final refusal
   | { kind: "closed" }; // we closed it
+
+/**
+ * The wait before reconnecting after the `failures`-th failure in a row: the `Retry-After` of a
+ * refusal when there is one; otherwise the server's `retry:` (the least it asked clients to wait)
+ * plus the full-jitter backoff, below `reconnectMaxDelayMs`. A `retry:` near or above that cap is
+ * lowered so that the jitter (at least `reconnectInitialDelayMs` of it) still fits under it: clients
+ * dropped together must not all come back at the cap.
+ */
+export function reconnectDelay(
+  failures: number,
+  error: WwsError,
+  serverRetryMs: number | undefined,
+  options: Readonly<Required<StreamOptions>>,
+  random: Random,
+): number {
+  const retryAfterMs = retryAfterOf(error);
+  if (retryAfterMs !== undefined) return retryAfterMs;
+  const { reconnectInitialDelayMs: initial, reconnectMaxDelayMs: max } = options;
+  const floor = Math.min(serverRetryMs ?? 0, max - initial);
+  return floor + backoffDelay(failures, initial, max - floor, random);
+}
 
 function isEventStream(contentType: string | string[] | undefined): boolean {
   const v = Array.isArray(contentType) ? contentType[0] : contentType;
@@ -77,7 +98,8 @@ function isEventStream(contentType: string | string[] | undefined): boolean {
  * watchdog expiry, `close()`. `Last-Event-ID` is the id of the last event seen and is sent on
  * every reconnect, so the service replays what was missed (or answers `resync`).
  * Reconnect: at once after a clean end (the server's lifetime cap); after a failure with
- * full-jitter backoff, at least the `Retry-After` asked for; never after 401/403 or another final 4xx.
+ * full-jitter backoff on top of the server's `retry:`, or the `Retry-After` asked for; never after
+ * 401/403 or another final 4xx.
  *
  * Not the `EventSource` class: it hides comments (the heartbeat watchdog needs them) and treats
  * 502/503 as fatal.
@@ -86,6 +108,8 @@ export class EventStream {
   readonly #apiKey: string;
   private state: StreamState = "down";
   private lastId: string | undefined;
+  /** The server's last `retry:` (ms); it holds for the later connections too, as in `EventSource`. */
+  private serverRetryMs: number | undefined;
   private readonly stopper = new AbortController();
   private readonly lease: PoolLease;
   private readonly operation: string;
@@ -140,8 +164,7 @@ export class EventStream {
       if (outcome.kind === "retry") {
         this.init.sink.onError?.(outcome.error);
         failures++;
-        const { reconnectInitialDelayMs: initial, reconnectMaxDelayMs: max } = this.init.options;
-        delayMs = retryAfterOf(outcome.error) ?? backoffDelay(failures, initial, max, this.init.random);
+        delayMs = reconnectDelay(failures, outcome.error, this.serverRetryMs, this.init.options, this.init.random);
       }
       await sleep(delayMs, this.init.clock, this.stopper.signal).catch(() => undefined);
     }
@@ -181,7 +204,10 @@ export class EventStream {
         const text = await res.body.text().catch(() => "");
         return this.refused(res.statusCode, res.headers, text);
       }
-      const parser = createParser({ onEvent: (msg) => this.dispatch(msg) });
+      const parser = createParser({
+        onEvent: (msg) => this.dispatch(msg),
+        onRetry: (ms) => (this.serverRetryMs = ms),
+      });
       const decoder = new TextDecoder();
       wasOpen = true;
       this.setState("open");

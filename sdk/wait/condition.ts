@@ -82,7 +82,7 @@ export class WorkloadCondition {
     if (status.phase === "Failed") {
       if (freshness === "fresh") return { kind: "failed", status };
       if (freshness === "stale") return { kind: "pending", reason: "still the Failed record from before the request" };
-      return this.settled(clock) ? { kind: "failed", status } : this.settling(clock);
+      return this.settleRuleTakes(clock) ? { kind: "failed", status } : this.settlingVerdict(clock);
     }
     if (status.phase !== "Running") return { kind: "pending", reason: `phase ${status.phase}` };
     if (hasGenerations(status) && status.observedGeneration < status.generation) {
@@ -92,19 +92,20 @@ export class WorkloadCondition {
       };
     }
     if (freshness === "stale") return { kind: "pending", reason: "still the Running record from before the request" };
-    if (freshness === "no-evidence" && !this.settled(clock)) return this.settling(clock);
+    if (freshness === "no-evidence" && !this.settleRuleTakes(clock)) return this.settlingVerdict(clock);
     if (this.options.adminReady && status.adminReady !== true)
       return { kind: "pending", reason: "admin console not ready yet" };
     return { kind: "satisfied", status };
   }
 
-  private settled(clock: SettleClock | undefined): boolean {
+  /** Whether the settle rule takes a record without evidence now. */
+  private settleRuleTakes(clock: SettleClock | undefined): boolean {
     return (
       clock !== undefined && clock.now >= settleAt(this.settle, this.options.since!.requestedAt, clock.lastActivityAt)
     );
   }
 
-  private settling(clock: SettleClock | undefined): Verdict {
+  private settlingVerdict(clock: SettleClock | undefined): Verdict {
     const reason =
       "settling: the service shows no evidence that this record is about the request (no generation, no phase change seen)";
     return clock === undefined

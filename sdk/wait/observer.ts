@@ -1,3 +1,4 @@
+import { backoffDelay, type Random } from "../backoff";
 import type { Clock, TimerHandle } from "../clock";
 import type { StreamListener, StreamState, Unsubscribe } from "../events/types";
 import type { ActivityRow, WorkspaceEvent } from "../schemas";
@@ -7,7 +8,10 @@ import { namesTarget, relevanceOf, rowWorthALook } from "./relevance";
 export interface ObserverTiming {
   /** `stream`: events trigger reads, polls only fill gaps; `poll`: a read every `pollIntervalMs`, no stream. */
   mode: "stream" | "poll";
-  /** Poll backoff while the stream is down: from `pollMinMs`, doubling, up to `pollMaxMs`. */
+  /**
+   * Poll backoff while the stream is down, and after a failed read: from `pollMinMs`, doubling, up
+   * to `pollMaxMs`, each delay up to half a step later at random (see `backoff.ts`).
+   */
   pollMinMs: number;
   pollMaxMs: number;
   /** Poll interval while the stream is open, in case an event never comes. */
@@ -19,7 +23,7 @@ export interface ObserverTiming {
   /**
    * Reads for events that may or may not be this workload's (rows without a target, and
    * `spec-changed` on such a stream) are spaced: at least this long after the previous such
-   * read at first, doubling after each, up to `vagueLookMaxMs`. @default 100
+   * read at first, doubling after each, up to `vagueLookMaxMs` (jittered as the poll backoff). @default 100
    */
   vagueLookMinMs?: number;
   /** @default 1600 */
@@ -33,6 +37,8 @@ export interface ObserverInit {
   goal: WaitGoal;
   timing: ObserverTiming;
   clock: Clock;
+  /** Source of the jitter of the backoffs. */
+  random: Random;
   /** One `GET /status`; resolves `undefined` on 404. */
   read: () => Promise<Observation>;
   /** The workspace's event stream; without it the observer only polls. */
@@ -62,6 +68,8 @@ const emptyBurst = (): Burst => ({ look: false, untargeted: false, specChanged: 
  * Events that may be anyone's (activity rows without a target, which is all of them on a service
  * that follows only the published spec) would otherwise cost every waiter of the workspace a read
  * per burst: their reads are spaced, `vagueLookMinMs` doubling up to `vagueLookMaxMs`.
+ * All three backoffs are `backoffDelay` with jitter: every wait of a process sees the stream drop
+ * (or an untargeted row) at the same instant, and must not read in lockstep with the others.
  * `checkAt` adds one read at a given time (the waiter's settle rule).
  * Invariant: at most one read in flight; a trigger during a read marks it dirty, and one more
  * read follows when it completes (its answer may predate the trigger).
@@ -72,8 +80,10 @@ export class StatusObserver {
   private stopped = false;
   private inFlight = false;
   private dirty = false;
+  /** Failed reads in a row: the step of the failure backoff. */
   private failures = 0;
-  private downIntervalMs: number;
+  /** Step of the backoff while the stream is down; back to 1 each time it goes down. */
+  private downStep = 1;
   private streamNamesTargets = false;
   private burst = emptyBurst();
   private burstTimer: TimerHandle | undefined;
@@ -83,13 +93,12 @@ export class StatusObserver {
   private unsubscribe: Unsubscribe | undefined;
   private activityAt = 0;
   private lastVagueRead = 0;
+  private vagueStep = 1;
+  /** Drawn once per step, so re-checking the same due time does not redraw it. */
   private vagueGapMs: number;
-  private readonly vagueMaxMs: number;
 
   constructor(private readonly init: ObserverInit) {
-    this.downIntervalMs = init.timing.pollMinMs;
-    this.vagueGapMs = init.timing.vagueLookMinMs ?? DEFAULT_VAGUE_LOOK.minMs;
-    this.vagueMaxMs = init.timing.vagueLookMaxMs ?? DEFAULT_VAGUE_LOOK.maxMs;
+    this.vagueGapMs = this.vagueGap();
   }
 
   /**
@@ -143,7 +152,7 @@ export class StatusObserver {
       this.armBurst();
       return;
     }
-    this.downIntervalMs = this.init.timing.pollMinMs;
+    this.downStep = 1;
     if (!this.inFlight) this.schedulePoll();
   }
 
@@ -188,8 +197,14 @@ export class StatusObserver {
       return;
     }
     this.lastVagueRead = now;
-    this.vagueGapMs = Math.min(this.vagueGapMs * 2, this.vagueMaxMs);
+    this.vagueStep++;
+    this.vagueGapMs = this.vagueGap();
     this.check();
+  }
+
+  private vagueGap(): number {
+    const { vagueLookMinMs = DEFAULT_VAGUE_LOOK.minMs, vagueLookMaxMs = DEFAULT_VAGUE_LOOK.maxMs } = this.init.timing;
+    return backoffDelay(this.vagueStep, vagueLookMinMs, vagueLookMaxMs, this.init.random, "late");
   }
 
   private check(): void {
@@ -227,18 +242,20 @@ export class StatusObserver {
   private schedulePoll(): void {
     this.clearTimer("pollTimer");
     const t = this.init.timing;
+    const backoff = (step: number): number => backoffDelay(step, t.pollMinMs, t.pollMaxMs, this.init.random, "late");
     let delay: number;
     let backingOff = false;
     if (t.mode === "poll") delay = t.pollIntervalMs;
-    else if (this.failures > 0) delay = Math.min(t.pollMinMs * 2 ** (this.failures - 1), t.pollMaxMs);
+    else if (this.failures > 0) delay = backoff(this.failures);
     else if (this.streamState === "open") delay = t.safetyPollMs;
     else {
-      delay = this.downIntervalMs;
+      delay = backoff(this.downStep);
       backingOff = true;
     }
     this.pollTimer = this.init.clock.setTimeout(() => {
       this.pollTimer = undefined;
-      if (backingOff) this.downIntervalMs = Math.min(this.downIntervalMs * 2, t.pollMaxMs);
+      // Only a poll that ran moves the backoff on: one pre-empted by an event keeps its step.
+      if (backingOff) this.downStep++;
       this.check();
     }, delay);
   }

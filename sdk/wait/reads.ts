@@ -65,13 +65,14 @@ export class SharedStatusReads {
         throw err;
       });
     const slot: Slot = { controller, users: 0, promise: after ? after.then(fetch, fetch) : fetch() };
-    const settled = (): void => {
+    // When this read ends, either way, the one queued behind it becomes the current one.
+    const promoteNext = (): void => {
       if (this.current !== slot) return;
       this.current = this.next;
       this.next = undefined;
       if (this.current === undefined) this.release();
     };
-    slot.promise.then(settled, settled);
+    slot.promise.then(promoteNext, promoteNext);
     return slot;
   }
 

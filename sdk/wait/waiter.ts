@@ -34,6 +34,8 @@ export interface WaitOptions extends Partial<ObserverTiming> {
   settle?: Partial<SettleRule>;
   /** Time source. @default the system clock */
   clock?: Clock;
+  /** Source of the poll backoff's jitter, uniform in [0, 1). @default Math.random */
+  random?: () => number;
   /** Event source. @default `client.subscribe` */
   events?: (listener: StreamListener) => Unsubscribe;
 }
@@ -114,6 +116,7 @@ export function waitForWorkload(
     timeoutMs: options.timeoutMs,
     ...resolved,
     clock: options.clock ?? systemClock,
+    random: options.random ?? Math.random,
     since: options.since,
     signal: options.signal,
     onProgress: options.onProgress,

@@ -1,3 +1,4 @@
+import type { Random } from "../backoff";
 import type { Clock, TimerHandle } from "../clock";
 import { AbortedError, ReadinessTimeoutError, WorkloadFailedError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
@@ -51,6 +52,7 @@ export interface WorkloadWaitInit {
   timing: ObserverTiming;
   settle: SettleRule;
   clock: Clock;
+  random: Random;
   since?: Since;
   signal?: AbortSignal;
   onProgress?: (progress: WaitProgress) => void;
@@ -92,6 +94,7 @@ export class WorkloadWait {
       goal: until,
       timing: init.timing,
       clock: init.clock,
+      random: init.random,
       read: () => SharedStatusReads.of(init.client, init.id).read(this.done.signal),
       subscribe: init.subscribe,
       onObservation: (observation) => this.onObservation(observation),

@@ -1,5 +1,6 @@
-import { StreamAuthError, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
-import { EventStream, resolveStreamOptions } from "../../../sdk/events/stream";
+import { ConnectionError, StreamAuthError, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import { EventStream, reconnectDelay, resolveStreamOptions } from "../../../sdk/events/stream";
+import { errorFromResponse } from "../../../sdk/http/error-from-response";
 import { systemClock } from "../../../sdk/clock";
 import type { FakeServer } from "../fake-server";
 import { frame, openStream, sseServer, type SseConnection } from "./sse-server";
@@ -172,6 +173,44 @@ describe("EventStream", () => {
     expect(s.requests).toHaveLength(2);
   });
 
+  it("should wait at least the server's retry: before reconnecting after a drop, with jitter on top", async () => {
+    let droppedAt = 0;
+    const s = await connect(
+      ({ index, res }) => {
+        openStream(res, "retry: 300\n\n");
+        if (index === 0)
+          setTimeout(() => {
+            droppedAt = Date.now();
+            res.destroy();
+          }, 50);
+      },
+      { reconnectInitialDelayMs: 100, reconnectMaxDelayMs: 2000 },
+    );
+    await until(() => s.requests.length === 2 && stream?.currentState === "open");
+    const gap = s.requests[1].at - droppedAt;
+    expect(gap).toBeGreaterThanOrEqual(295); // 300 ms, give or take the clocks' rounding
+    expect(gap).toBeLessThan(300 + 100 + 150); // the first backoff step is at most 100 ms
+  });
+
+  it("should cap the server's retry: at the stream's reconnectMaxDelayMs", async () => {
+    let droppedAt = 0;
+    const s = await connect(
+      ({ index, res }) => {
+        openStream(res, "retry: 60000\n\n");
+        if (index === 0)
+          setTimeout(() => {
+            droppedAt = Date.now();
+            res.destroy();
+          }, 50);
+      },
+      { reconnectInitialDelayMs: 10, reconnectMaxDelayMs: 200 },
+    );
+    await until(() => s.requests.length === 2 && stream?.currentState === "open");
+    const gap = s.requests[1].at - droppedAt;
+    expect(gap).toBeGreaterThanOrEqual(185); // lowered to 190 ms, plus up to 10 ms of jitter
+    expect(gap).toBeLessThan(200 + 150);
+  });
+
   it("should treat a non-stream 200 as a transient failure", async () => {
     const s = await connect(({ index, res }) => {
       if (index === 0) {
@@ -195,10 +234,41 @@ describe("EventStream", () => {
     const atClose = s.requests.length;
     // A reconnect already sent when close() ran may still reach the server; none may follow it.
     await new Promise((r) => setTimeout(r, 100));
-    const settled = s.requests.length;
-    expect(settled).toBeLessThanOrEqual(atClose + 1);
+    const afterClose = s.requests.length;
+    expect(afterClose).toBeLessThanOrEqual(atClose + 1);
     await new Promise((r) => setTimeout(r, 200));
-    expect(s.requests.length).toBe(settled);
+    expect(s.requests.length).toBe(afterClose);
     expect(stream?.currentState).toBe("closed");
+  });
+});
+
+describe("reconnectDelay", () => {
+  const options = resolveStreamOptions({ reconnectInitialDelayMs: 250, reconnectMaxDelayMs: 10_000 });
+  const dropped = new ConnectionError("event stream", false, new Error("socket hang up"));
+
+  it("should be the full-jitter backoff while the server sent no retry:", () => {
+    expect(reconnectDelay(1, dropped, undefined, options, () => 0)).toBe(0);
+    expect(reconnectDelay(3, dropped, undefined, options, () => 0.5)).toBe(500);
+  });
+
+  it("should add the backoff to the server's retry:, below reconnectMaxDelayMs", () => {
+    expect(reconnectDelay(1, dropped, 2000, options, () => 0)).toBe(2000);
+    expect(reconnectDelay(1, dropped, 2000, options, () => 0.5)).toBe(2125);
+    expect(reconnectDelay(4, dropped, 2000, options, () => 0.999999)).toBe(3999);
+    expect(reconnectDelay(9, dropped, 2000, options, () => 0.999999)).toBe(9999);
+  });
+
+  it("should lower a retry: near or above the cap, keeping the initial delay's jitter under it", () => {
+    expect(reconnectDelay(1, dropped, 60_000, options, () => 0)).toBe(9750);
+    expect(reconnectDelay(1, dropped, 60_000, options, () => 0.999999)).toBe(9999);
+    expect(reconnectDelay(5, dropped, 9900, options, () => 0.5)).toBe(9875);
+  });
+
+  it("should take a refusal's Retry-After as it is, retry: or not", () => {
+    const refused = errorFromResponse(
+      { status: 503, headers: { "retry-after": "30" }, body: {} },
+      { operation: "op", now: 0 },
+    );
+    expect(reconnectDelay(1, refused, 2000, options, () => 0.5)).toBe(30_000);
   });
 });

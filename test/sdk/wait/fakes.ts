@@ -45,11 +45,14 @@ interface Deferred {
 /** `/status` reads the test answers by hand. */
 export class FakeReads {
   readonly pending: Deferred[] = [];
+  /** `Date.now()` at each read: exact under fake timers. */
+  readonly at: number[] = [];
   count = 0;
   constructor(private readonly log?: string[]) {}
 
   read = (): Promise<WorkloadStatus | undefined> => {
     this.count++;
+    this.at.push(Date.now());
     this.log?.push("read");
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   };

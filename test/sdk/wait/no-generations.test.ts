@@ -9,9 +9,9 @@ import { fakeServer, json, type FakeServer } from "../fake-server";
 async function hostedLike(
   initial: WorkloadStatus,
   steps: Array<[number, WorkloadStatus]>,
-): Promise<{ server: FakeServer; served: WorkloadStatus[]; settledAt: () => number }> {
+): Promise<{ server: FakeServer; served: WorkloadStatus[]; lastChangeAt: () => number }> {
   let current = initial;
-  let settled = 0;
+  let lastChange = 0;
   const served: WorkloadStatus[] = [];
   const server = await fakeServer((_req, res, rec) => {
     if (rec.url.endsWith("/events/stream"))
@@ -20,7 +20,7 @@ async function hostedLike(
       for (const [delay, record] of steps) {
         setTimeout(() => {
           current = record;
-          settled = Date.now();
+          lastChange = Date.now();
         }, delay);
       }
       return json(res, 200, {});
@@ -28,7 +28,7 @@ async function hostedLike(
     served.push(current);
     json(res, 200, current);
   });
-  return { server, served, settledAt: () => settled };
+  return { server, served, lastChangeAt: () => lastChange };
 }
 
 describe("waitForWorkload against a status without generations", () => {
@@ -61,14 +61,14 @@ describe("waitForWorkload against a status without generations", () => {
   }
 
   it("should not resolve on the stale Running, only after the restart was seen (phase only)", async () => {
-    const { served, result, settledAt } = await restartAndWait({ id: "web", phase: "Running" }, [
+    const { served, result, lastChangeAt } = await restartAndWait({ id: "web", phase: "Running" }, [
       // Far enough apart that the first read after the request sees the stale record even on a busy machine.
       [400, { id: "web", phase: "Restarting" }],
       [700, { id: "web", phase: "Running", message: "restarted" }],
     ]);
     expect(served[1]).toEqual({ id: "web", phase: "Running" }); // the first read after the request was stale
     expect("status" in result && result.status).toEqual({ id: "web", phase: "Running", message: "restarted" });
-    expect(result.at).toBeGreaterThanOrEqual(settledAt());
+    expect(result.at).toBeGreaterThanOrEqual(lastChangeAt());
   });
 
   it("should accept a Running whose updatedAt is newer, even if no other phase was ever seen", async () => {

@@ -17,6 +17,7 @@ describe("StatusObserver", () => {
     state: StreamState = "open",
     timing: Partial<ObserverTiming> = {},
     goal: "ready" | "gone" = "ready",
+    random: () => number = () => 0,
   ): void {
     log = [];
     events = new FakeEvents(state, log);
@@ -27,6 +28,7 @@ describe("StatusObserver", () => {
       goal,
       timing: { ...DEFAULT_WAIT_TIMING, ...timing },
       clock: systemClock,
+      random,
       read: reads.read,
       subscribe: events.subscribe,
       onObservation: () => observed++,
@@ -120,22 +122,29 @@ describe("StatusObserver", () => {
   });
 
   it("should space the reads for rows that name no workload, 100 ms after the start then doubling up to 1.6 s", async () => {
-    start("open");
-    reads.answer(running);
-    await flush();
-    const readsAt: number[] = [];
-    for (let t = 0; t < 4000; t += 20) {
-      events.emit({ type: "activity", data: { id: String(t), action: "workload.phase" } });
-      const before = reads.count;
-      await jest.advanceTimersByTimeAsync(20);
-      if (reads.count > before) {
-        readsAt.push(t);
-        reads.answer(running);
-        await flush();
+    // Random 0 is the schedule itself; just under 1, each gap is up to half a step later, capped at 1.6 s.
+    for (const [random, gaps] of [
+      [() => 0, [100, 200, 400, 800, 1600]],
+      [() => 0.999999, [149, 299, 599, 1199, 1600]],
+    ] as const) {
+      start("open", {}, "ready", random);
+      const t0 = Date.now();
+      reads.answer(running);
+      await flush();
+      for (let t = 0; t < 4000; t += 20) {
+        events.emit({ type: "activity", data: { id: String(t), action: "workload.phase" } });
+        const before = reads.count;
+        await jest.advanceTimersByTimeAsync(20);
+        if (reads.count > before) {
+          reads.answer(running);
+          await flush();
+        }
       }
+      // 5 reads in 4 s, not 200.
+      const readsAt = reads.at.slice(1).map((at) => at - t0);
+      expect(readsAt.map((at, i) => at - (i === 0 ? 0 : readsAt[i - 1]))).toEqual(gaps);
+      observer.stop();
     }
-    // Reads at 100, 300, 700, 1500, 3100 ms (gaps 100, 200, 400, 800, 1600): 5 in 4 s, not 200.
-    expect(readsAt.map((t) => Math.round(t / 100) * 100)).toEqual([100, 300, 700, 1500, 3100]);
   });
 
   it("should read on resync and when the stream reopens", async () => {
@@ -155,21 +164,24 @@ describe("StatusObserver", () => {
     await flush();
   });
 
-  it("should poll with backoff from 250 ms to 5 s while the stream is down", async () => {
-    start("down");
-    const times: number[] = [];
-    const t0 = Date.now();
-    for (let i = 0; i < 8; i++) {
+  it("should poll with backoff from 250 ms to 5 s while the stream is down, up to half a step later at random", async () => {
+    for (const [random, gaps] of [
+      [() => 0, [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]],
+      [() => 0.999999, [374, 749, 1499, 2999, 5000, 5000, 5000, 5000]],
+    ] as const) {
+      start("down", {}, "ready", random);
+      const t0 = Date.now();
+      for (let i = 0; i < 8; i++) {
+        reads.answer(running);
+        await flush();
+        await jest.advanceTimersToNextTimerAsync(); // the poll timer: the only one while down
+      }
+      const times = reads.at.slice(1).map((at) => at - t0);
+      expect(times.map((t, i) => t - (i === 0 ? 0 : times[i - 1]))).toEqual(gaps);
       reads.answer(running);
       await flush();
-      const before = reads.count;
-      while (reads.count === before) await jest.advanceTimersByTimeAsync(10);
-      times.push(Date.now() - t0);
+      observer.stop();
     }
-    const gaps = times.map((t, i) => t - (i === 0 ? 0 : times[i - 1]));
-    expect(gaps).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
-    reads.answer(running);
-    await flush();
   });
 
   it("should restart the backoff each time the stream goes down", async () => {

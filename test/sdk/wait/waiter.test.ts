@@ -46,8 +46,9 @@ describe("waitForWorkload", () => {
     jest.useRealTimers();
   });
 
+  // Random 0: the polls keep to their schedule, without jitter.
   const wait = (options: Partial<WaitOptions> = {}) =>
-    waitForWorkload(client, "web", { until: "ready", timeoutMs: 30_000, ...options });
+    waitForWorkload(client, "web", { until: "ready", timeoutMs: 30_000, random: () => 0, ...options });
 
   it("should resolve with the ready record when an event says to look, and report each phase", async () => {
     const progress: WaitProgress[] = [];
