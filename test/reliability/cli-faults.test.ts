@@ -34,7 +34,9 @@ const figures: string[] = [];
 beforeAll(async () => {
   ensureBuilt();
   // Steps of 200 ms: a workload takes about a second to run, long enough for waits to meet the faults.
-  service = await startRestartableService({ prefix: "relcli", count: 7, service: { reconcileMs: 200 } });
+  // retry: 200 ms, so that a cut stream comes back (the SDK honours the server's retry:) in time to
+  // be cut again every 300 ms; the default 2 s would leave one cut per hold.
+  service = await startRestartableService({ prefix: "relcli", count: 7, service: { reconcileMs: 200, retryMs: 200 } });
 });
 
 afterAll(async () => {
