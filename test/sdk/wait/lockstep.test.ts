@@ -1,17 +1,6 @@
 import { waitForWorkload, type WaitableClient, type WorkloadStatus } from "../../../sdk";
+import { seededRandom as seeded } from "../../../bench/common";
 import { FakeEvents } from "./fakes";
-
-/** A small seeded PRNG (mulberry32): the same sequence on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("waits of one process after a stream drop", () => {
   beforeEach(() => jest.useFakeTimers());
