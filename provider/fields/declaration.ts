@@ -75,3 +75,10 @@ export function propertyKeys(fields: FieldTable): string[] {
   const shown: FieldRole[] = ["identity", "spec", "connection", "output"];
   return Object.keys(fields).filter((k) => shown.includes(fields[k].role) && !fields[k].secret);
 }
+
+/** The connection settings every resource takes, in the order messages name them. */
+export const CONNECTION_FIELDS = Object.freeze({
+  baseUrl: { role: "connection", change: "local", doc: "the service's base URL" },
+  workspace: { role: "connection", change: "replace", doc: "the workspace name" },
+  apiKey: { role: "connection", change: "local", secret: true, doc: "the workspace's API key" },
+} as const satisfies FieldTable);

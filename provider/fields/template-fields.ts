@@ -1,4 +1,4 @@
-import { keysWithRole, propertyKeys, replaces, type FieldTable } from "./declaration";
+import { CONNECTION_FIELDS, keysWithRole, propertyKeys, replaces, type FieldTable } from "./declaration";
 
 /**
  * Every field of a `Template`. A template has a service-generated id and no update: a change of any
@@ -9,9 +9,7 @@ export const TEMPLATE_FIELDS = Object.freeze({
   description: { role: "spec", change: "replace", doc: "what it is for" },
   kind: { role: "spec", change: "replace", doc: "the workload type it is a blueprint of" },
   config: { role: "spec", change: "replace", doc: "the blueprint" },
-  baseUrl: { role: "connection", change: "local", doc: "the service's base URL" },
-  workspace: { role: "connection", change: "replace", doc: "the workspace name" },
-  apiKey: { role: "connection", change: "local", secret: true, doc: "the workspace's API key" },
+  ...CONNECTION_FIELDS,
   adoptId: { role: "option", change: "local", doc: "take over the saved template with this id" },
   templateId: { role: "output", change: "none", doc: "the service-generated id, `tpl_<hex>`" },
   createdAt: { role: "output", change: "none", doc: "when the service saved it" },

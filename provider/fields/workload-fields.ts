@@ -1,5 +1,5 @@
 import type { WorkloadType } from "../../sdk";
-import type { ChangeEffect, FieldTable } from "./declaration";
+import { CONNECTION_FIELDS, type ChangeEffect, type FieldTable } from "./declaration";
 
 /**
  * Every field of a workload resource but its spec fields (the SDK's create-body schema of its
@@ -15,9 +15,7 @@ export const WORKLOAD_FIELDS = Object.freeze({
     argument: false,
     doc: "the workload type (a VM's `os`, a `Workload`'s `kind`)",
   },
-  baseUrl: { role: "connection", change: "local", doc: "the service's base URL" },
-  workspace: { role: "connection", change: "replace", doc: "the workspace name" },
-  apiKey: { role: "connection", change: "local", secret: true, doc: "the workspace's API key" },
+  ...CONNECTION_FIELDS,
   credentials: { role: "credential", change: "update", secret: true, doc: "the login: `{username?, password}`" },
   waitForReady: { role: "option", change: "local", value: "boolean", default: true, doc: "wait for readiness" },
   readyTimeoutSeconds: { role: "option", change: "local", value: "seconds", doc: "how long a wait may take" },
