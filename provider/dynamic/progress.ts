@@ -195,7 +195,10 @@ export class ProgressReporter {
   private showRow(wait: Wait): void {
     const elapsed = shortDuration(this.clock.now() - wait.started);
     const phase = wait.detail ? `${wait.phase} (${wait.detail})` : wait.phase;
-    void this.engine?.status(wait.urn, `${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`);
+    void this.engine?.status(
+      wait.urn,
+      `waiting ${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`,
+    );
   }
 
   private detailed(): boolean {

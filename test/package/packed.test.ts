@@ -277,7 +277,16 @@ it("should take a new repository through the README's first stack, as written, f
   const dir = path.join(root, "hello-wws");
   for (const [name, text] of files) fs.writeFileSync(path.join(dir, name), text);
 
-  const local = spawn("bash", ["-c", `exec ${serviceCommand}`], { cwd: dir, env });
+  // Its own process group: `npx` starts the service as a child of its own, which a signal to npx
+  // alone would leave running (holding jest's pipes open), so the whole group is signalled.
+  const local = spawn("bash", ["-c", `exec ${serviceCommand}`], { cwd: dir, env, detached: true });
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-(local.pid as number), signal);
+    } catch {
+      // already gone
+    }
+  };
   try {
     let printed = "";
     local.stdout.on("data", (d: Buffer) => (printed += d.toString()));
@@ -304,9 +313,10 @@ it("should take a new repository through the README's first stack, as written, f
     );
   } finally {
     const exited = new Promise((resolve) => local.once("exit", resolve));
-    local.kill("SIGTERM");
-    const timer = setTimeout(() => local.kill("SIGKILL"), 5000);
+    signalGroup("SIGTERM");
+    const timer = setTimeout(() => signalGroup("SIGKILL"), 5000);
     await exited;
     clearTimeout(timer);
+    signalGroup("SIGKILL"); // whatever of the group outlived npx
   }
 });

@@ -114,10 +114,10 @@ describe("ProgressReporter on the engine's log", () => {
     await h.end();
     const row = e.sent.filter((s) => s.urn === URN);
     expect(row).toEqual([
-      { kind: "status", urn: URN, text: "to be ready: Pending, 0 s of 10 m" },
-      { kind: "status", urn: URN, text: "to be ready: Pending, 5 s of 10 m" },
-      { kind: "status", urn: URN, text: "to be ready: Pending, 10 s of 10 m" },
-      { kind: "status", urn: URN, text: "to be ready: Provisioning (pulling image), 12 s of 10 m" },
+      { kind: "status", urn: URN, text: "waiting to be ready: Pending, 0 s of 10 m" },
+      { kind: "status", urn: URN, text: "waiting to be ready: Pending, 5 s of 10 m" },
+      { kind: "status", urn: URN, text: "waiting to be ready: Pending, 10 s of 10 m" },
+      { kind: "status", urn: URN, text: "waiting to be ready: Provisioning (pulling image), 12 s of 10 m" },
       { kind: "status", urn: URN, text: "" },
     ]);
     // The summary goes to the Stack row, as a status too: nothing lands under Diagnostics.

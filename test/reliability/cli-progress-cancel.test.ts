@@ -1,6 +1,6 @@
 /**
- * What `pulumi up` shows, and one Ctrl-C, through the real CLI and the language host on PATH (run
- * this file with the official `pulumi-language-nodejs` first on PATH to check that host too):
+ * What `pulumi up` shows, and one Ctrl-C, through the real CLI and its language host (to check
+ * Pulumi's official host too: `bash scripts/with-language-host.sh <its binary> npx jest <this file>`):
  * - each wait's status is on its own workload's row (an ephemeral engine log event on its URN),
  *   never a diagnostic on the Stack, and a plain create leaves no Diagnostics section;
  * - one SIGINT ends `up` within 15 s: the provider hears the engine's Cancel, its waits end,
@@ -69,7 +69,9 @@ describe("pulumi up of workloads", () => {
     const onRows = diags.filter((d) => d.urn?.endsWith("pulumi-nodejs:dynamic/wws:Pod::p3"));
     expect(onRows.length).toBeGreaterThan(0);
     expect(onRows.every((d) => d.ephemeral === true)).toBe(true);
-    expect(onRows.map((d) => d.message).join("\n")).toMatch(/to be ready: (Pending|Provisioning), \d+ s of 10 m/);
+    expect(onRows.map((d) => d.message).join("\n")).toMatch(
+      /waiting to be ready: (Pending|Provisioning), \d+ s of 10 m/,
+    );
     // Nothing of ours as a lasting diagnostic: no Stack line per wait, nothing repeated at the end.
     const lasting = diags.filter((d) => d.severity !== "debug" && !d.ephemeral);
     expect(lasting.filter((d) => /wws|waiting|Running/.test(d.message))).toEqual([]);

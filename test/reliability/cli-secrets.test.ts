@@ -231,7 +231,7 @@ it("should create VMs and databases with passwords from config secrets and plain
     expect([k, secretsFile().includes(JSON.stringify(SECRETS[k]).slice(1, -1))]).toEqual([k, true]);
   expect(secretHits("service secrets file", secretsFile(), SECRETS).length).toBeGreaterThanOrEqual(4);
   // The provider's progress (statuses on each workload's row) reached the CLI (so it was searched).
-  expect(up.events.some((e) => /to be ready: \w+, \d+ s of/.test(e))).toBe(true);
+  expect(up.events.some((e) => /waiting to be ready: \w+, \d+ s of/.test(e))).toBe(true);
   const outputs = await cli(["stack", "output", "--json"]);
   expect(JSON.parse(outputs)).toMatchObject({ vmCredentials: "[secret]", dbPassword: "[secret]" });
 });
