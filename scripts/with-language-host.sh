@@ -12,9 +12,12 @@ host="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cli_dir="$(bash "$root/scripts/get-pulumi.sh" | tail -n 1)"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+# A `bin` directory: the Automation API takes a CLI by its install root, `<root>/bin/pulumi`.
+dir="$tmp/bin"
+mkdir "$dir"
 cp "$cli_dir/pulumi" "$cli_dir/pulumi-resource-pulumi-nodejs" "$dir/"
 cp "$host" "$dir/pulumi-language-nodejs"
-echo "with-language-host: $host beside $cli_dir/pulumi" >&2
+echo "with-language-host: $host beside a copy of $cli_dir/pulumi" >&2
 PATH="$dir:$PATH" "$@"
