@@ -98,9 +98,14 @@ export function digestOf(props: Props): string | undefined {
 export function sealLogin<T>(workloadId: string, credentials: T): T | Login {
   const login = loginOf(credentials);
   if (typeof login?.password !== "string") return credentials;
+  return sealed(login, credentialsDigest(workloadId, login));
+}
+
+/** `login` with its password replaced by `digest`. */
+function sealed(login: Login, digest: string | undefined): Login {
   const { password: _password, ...rest } = login;
   void _password;
-  return { ...rest, digest: credentialsDigest(workloadId, login) };
+  return { ...rest, digest };
 }
 
 /** `props` with the password of its credentials replaced by its digest; unchanged without a password. */
@@ -131,10 +136,8 @@ export class CredentialVault {
         ? computed
         : await credentialsDigestAsync(String(inputs.workloadId), login, scheme);
     if (digest === undefined) return inputs;
-    const { password: _password, ...rest } = login;
-    void _password;
     this.logins.set(digest, login);
-    return { ...inputs, credentials: { ...rest, digest } };
+    return { ...inputs, credentials: sealed(login, digest) };
   }
 
   /** The login sealed into `credentials` by this process, if it sealed them. */

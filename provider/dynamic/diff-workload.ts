@@ -75,12 +75,12 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props, rules 
     }
     // Credentials missing from an old state (adopted, imported) are sent, not a reason to replace:
     // the service answers 409 if they differ from the ones it holds.
-    else if (replaces(change) && !(key === "credentials" && !isSet(olds[key]))) {
-      out.deleteFirst = (out.replaces.length === 0 || out.deleteFirst) && change === "replace-delete-first";
-      out.replaces.push(key);
-    } else if (change === "local" || change === "none") out.local.push(key);
+    else if (replaces(change) && !(key === "credentials" && !isSet(olds[key]))) out.replaces.push(key);
+    else if (change === "local" || change === "none") out.local.push(key);
     else out.updates.push(key);
   }
+  out.deleteFirst =
+    out.replaces.length > 0 && out.replaces.every((k) => rules.changeOf(type, k) === "replace-delete-first");
   return out;
 }
 

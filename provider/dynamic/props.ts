@@ -30,8 +30,8 @@ export const RESOURCE_URN_KEY = "__urn";
 /**
  * The digest of `credentials` (credentials-digest.ts), computed by the resource class as the
  * program runs, in parallel for every resource: the engine calls `check` one resource at a time,
- * so a digest made there (about 44 ms of CPU) would add up in series. `check` takes it for the
- * credentials' digest. Never in state.
+ * so digests made there add up in series. `check` takes it for the credentials' digest. Never in
+ * state.
  */
 export const DIGEST_KEY = "__credentialsDigest";
 /** The inputs the resource classes send for `check` alone: it removes them before anything is stored. */

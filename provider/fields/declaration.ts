@@ -1,6 +1,6 @@
 /**
  * How a resource's fields are declared: once each, with everything the provider and the resource
- * classes derive from them (see workload-rules.ts and template-rules.ts). Modelled on Terraform's
+ * classes derive from them (see workload-rules.ts and template-fields.ts). Modelled on Terraform's
  * `schema.Schema` (`ForceNew`, `Sensitive`, `Computed` per attribute) and Pulumi's package schema
  * (`replaceOnChanges`, `secret` per property). A workload's spec fields are the SDK's create-body
  * schemas' (sdk/schemas/workloads.ts): they are not repeated here, only where a type's change of
