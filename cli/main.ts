@@ -2,9 +2,12 @@
 /** `pulumi-wws <command>`: the commands of the installed package. */
 import { IMPORT_USAGE, UsageError, parseImportArgs } from "./import/args";
 import { runImport } from "./import/run";
+import { RECOVER_USAGE, parseRecoverArgs } from "./recover/args";
+import { runRecover } from "./recover/run";
 
 const USAGE = `Usage: pulumi-wws <command>
   import    write a Pulumi project that takes over a live workspace (pulumi-wws import --help)
+  recover   after a killed \`pulumi up\`: take the creates the stack's record proves into its state (pulumi-wws recover --help)
 The local service is its own command: wws-local --help`;
 
 interface Io {
@@ -19,6 +22,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     io.out(USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === "recover") return recover(rest, env, io);
   if (command !== "import") {
     io.err(`pulumi-wws: unknown command ${command}\n${USAGE}`);
     return 2;
@@ -45,6 +49,27 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     return 0;
   } catch (err) {
     io.err(`pulumi-wws import: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+async function recover(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  let args;
+  try {
+    args = parseRecoverArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`pulumi-wws recover: ${err.message}\n${RECOVER_USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    io.out(RECOVER_USAGE);
+    return 0;
+  }
+  try {
+    return await runRecover(args, env, io);
+  } catch (err) {
+    io.err(`pulumi-wws recover: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
 }

@@ -2,11 +2,10 @@ import { NotFoundError, type WorkloadStatus, type WorkspaceClient } from "../../
 import { connectionOf, resolveConnection, type Connection } from "./connection";
 import type { ProviderContext } from "./context";
 import { failureAt, type Failure } from "./failures";
-import { alreadyExistsMessage, runsDeclaredSpec } from "./takeover";
+import { alreadyExistsMessage } from "./takeover";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import { RESOURCE_URN_KEY, type Props } from "./props";
 import { containsUnknown } from "./unknown";
-import { parseWorkload } from "./workload-model";
 
 async function statusIfAny(client: WorkspaceClient, id: string, deadline: number): Promise<WorkloadStatus | undefined> {
   try {
@@ -56,12 +55,9 @@ export async function checkAgainstService(
     if (placement) failures.push(placement);
   }
   const id = inputs.workloadId;
-  if (!isNew || inputs.adopt === true || typeof id !== "string") return failures;
+  if (!isNew || inputs.adopt === true || containsUnknown(inputs.adopt) || typeof id !== "string") return failures;
   const live = await statusIfAny(client, id, ctx.now() + PREFLIGHT_BUDGET_MS).catch(() => undefined);
-  // Its own create, interrupted, runs exactly the declared spec: `create` takes it (takeover.ts).
-  if (live === undefined || containsUnknown(inputs)) return failures;
-  const m = parseWorkload(inputs);
-  const own = await runsDeclaredSpec(client, m, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }).catch(() => true);
-  if (!own) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live)));
+  const urn = typeof news[RESOURCE_URN_KEY] === "string" ? news[RESOURCE_URN_KEY] : undefined;
+  if (live !== undefined) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live, urn)));
   return failures;
 }

@@ -11,6 +11,8 @@ export class Declarations {
   private readonly owners = new Map<string, string>();
   /** URNs checked with a state: resources that exist, whatever a later check without olds says. */
   private readonly existing = new Set<string>();
+  /** Per workload, the URNs whose state held it when checked: a replacement of its own resource. */
+  private readonly holders = new Map<string, Set<string>>();
 
   /**
    * Records that `urn` was checked with (`olds`) or without a state; answers whether it exists. A
@@ -34,6 +36,26 @@ export class Declarations {
     return undefined;
   }
 
+  /** Records that the state of `urn` held workload `id` of `workspace` at `baseUrl` when it was checked. */
+  held(baseUrl: string, workspace: string, id: string, urn: string): void {
+    const key = keyOf(baseUrl, workspace, id);
+    const set = this.holders.get(key) ?? new Set<string>();
+    set.add(urn);
+    this.holders.set(key, set);
+  }
+
+  /**
+   * The URN of a resource of this deployment that declares the workload and did not hold it before
+   * (created or adopted it now): a delete of the workload removes that resource's workload, not
+   * the deleted resource's. The engine tells `delete` no URN, but a resource that is replaced was
+   * checked with the state that held the workload, so its own replacement is never taken for another.
+   */
+  newHolderOf(baseUrl: string, workspace: string, id: string): string | undefined {
+    const key = keyOf(baseUrl, workspace, id);
+    const owner = this.owners.get(key);
+    return owner !== undefined && !this.holders.get(key)?.has(owner) ? owner : undefined;
+  }
+
   /** The URN of the resource that declared the workload, when its program sent one. */
   urnOf(baseUrl: string, workspace: string, id: string): string | undefined {
     return this.owners.get(keyOf(baseUrl, workspace, id));
@@ -55,6 +77,14 @@ export function describeUrn(urn: string): string {
   const type = (parts[2] ?? "").split("$").pop() ?? "";
   const className = type.replace(/^pulumi-nodejs:dynamic\/wws:/, "");
   return `${className} "${name}"`;
+}
+
+/** Records the workload the state (`olds`) of the resource `urn` held, when it is known. */
+export function recordHeld(declarations: Declarations, urn: unknown, olds: Props): void {
+  const { baseUrl, workspace, workloadId } = olds;
+  if (typeof urn !== "string" || typeof baseUrl !== "string") return;
+  if (typeof workspace !== "string" || typeof workloadId !== "string") return;
+  declarations.held(baseUrl, workspace, workloadId, urn);
 }
 
 /**

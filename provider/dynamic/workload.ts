@@ -16,13 +16,13 @@ import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
 import { CredentialVault, loginOf } from "./credentials-digest";
-import { alreadyExistsMessage, ownCreateWarning, runsDeclaredSpec, takeover } from "./takeover";
+import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "./takeover";
 import { checkAgainstService } from "./check-live";
 import { noteRetries } from "./retry-notes";
 import { restartOnce } from "./read-back";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
-import { declaredTwice } from "./declarations";
+import { declaredTwice, describeUrn, recordHeld } from "./declarations";
 import { databaseReplacement } from "./data-loss";
 import type { TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
@@ -71,6 +71,15 @@ function locate(id: string, props: Props): WorkloadModel {
 function liveSpec(stored: Props, live: Props): Props {
   const unset = Object.entries(stored).filter(([, v]) => v === null);
   return { ...Object.fromEntries(unset), ...live };
+}
+
+/** Why a delete sent nothing: the workload is now `holder`'s. */
+function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: string): string {
+  return (
+    `warning: ${describeWorkload(stored.identity)} of workspace ${workspace} is now held by ${describeUrn(holder)} (${holder}), ` +
+    `which created or adopted it in this run: the resource that held it before (id ${formatId(workspace, stored.identity.workloadId)}) ` +
+    `leaves the stack, and its workload is not deleted`
+  );
 }
 
 /**
@@ -138,6 +147,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         () => secretsOf(news),
         async () => {
           const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
+          recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
@@ -172,18 +182,15 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const id = m.identity.workloadId;
         const resourceId = formatId(conn.workspace, id);
         const call = within(m, "create");
-        // Refuse to take over silently: an existing id is somebody's workload, unless it is
-        // exactly what this resource asks for (its own create, interrupted; see takeover.ts).
+        // An existing id is taken over only on the user's word (`adopt`): see takeover.ts.
         const previous = await statusOrUndefined(client, id, call);
-        const runsDeclared = previous !== undefined && (await runsDeclaredSpec(client, m, call));
         const decision = takeover({
           exists: previous !== undefined,
           adopt: m.options.adopt,
-          runsDeclaredSpec: runsDeclared,
+          runsDeclaredSpec: previous !== undefined && m.options.adopt && (await runsDeclaredSpec(client, m, call)),
         });
-        if (decision === "refuse" && previous) throw new Error(alreadyExistsMessage(conn.workspace, id, previous));
-        if (decision === "resume")
-          ctx.progress.note(ownCreateWarning(describeWorkload(m.identity), conn.workspace), urnOf(m));
+        if (decision === "refuse" && previous)
+          throw new Error(alreadyExistsMessage(conn.workspace, id, previous, urnOf(m)));
         // An upsert would start a new generation and provision it again.
         if (decision === "record")
           return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", "create") };
@@ -269,9 +276,17 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     async delete(id, props) {
       const stored = locate(id, props);
       await connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+        const workloadId = stored.identity.workloadId;
+        // Another resource of this deployment took this workload over (an adopt after a move):
+        // deleting it would delete theirs. Only this resource leaves the state.
+        const holder = ctx.declarations.newHolderOf(conn.baseUrl, conn.workspace, workloadId);
+        if (holder !== undefined) {
+          ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder), holder);
+          return;
+        }
         const client = ctx.client(conn);
         try {
-          await client.deleteWorkload(stored.identity.workloadId, within(stored, "delete"));
+          await client.deleteWorkload(workloadId, within(stored, "delete"));
         } catch (err) {
           if (err instanceof NotFoundError) return; // already gone
           throw err;

@@ -5,7 +5,7 @@ describe("takeover", () => {
     [false, false, false, "create"],
     [false, true, false, "create"],
     [true, false, false, "refuse"],
-    [true, false, true, "resume"],
+    [true, false, true, "refuse"],
     [true, true, true, "record"],
     [true, true, false, "adopt"],
   ])(

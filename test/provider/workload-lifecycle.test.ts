@@ -61,7 +61,7 @@ describe("workload provider against the local service", () => {
     await h.ctl.resetCounters();
     const news = { workloadId: id, type: "pod", image: "nginx" };
     const refusal = new RegExp(
-      `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*another workloadId.*\`adopt: true\`: its live spec is then replaced.*deletes the workload`,
+      `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*another workloadId.*\`adopt: true\`.*: its live spec is then replaced.*deletes the workload`,
     );
     const checked = await h.workload.check({}, news);
     expect(checked.failures).toEqual([{ property: "workloadId", reason: expect.stringMatching(refusal) }]);
@@ -77,23 +77,60 @@ describe("workload provider against the local service", () => {
     await expect(up(h.workload, vm(id))).rejects.toThrow(/already exists in workspace demo \(vm-windows/);
   });
 
-  it("should take over its own interrupted create (same type and spec), saying so, and send the credentials again", async () => {
-    const id = uid("interrupted");
-    // What a killed `pulumi up` leaves: the service accepted the create, the state has no resource.
+  it("should refuse a workload that runs exactly the declared type and spec: a matching spec proves nothing", async () => {
+    const id = uid("same-spec");
+    // What another stack (or a killed `pulumi up` of this one) leaves: the workload, and no resource here.
     await client.upsertWorkload("vm-ubuntu", { id, cpus: 2, credentials: { password: PASSWORD } });
     await h.ctl.resetCounters();
-    const { id: rid, outs } = await up(h.workload, vm(id));
-    expect(rid).toBe(`demo/${id}`);
-    expect(outs).toMatchObject({ phase: "Running", generation: 2, observedGeneration: 2 });
-    expect((await h.ctl.counters()).requests.byRoute[CREATE_ROUTE]).toBe(1);
+    const urn = `urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:VirtualMachine::${id}`;
+    const checked = await h.workload.check({}, { ...vm(id), __urn: urn });
+    expect(checked.failures).toEqual([
+      {
+        property: "workloadId",
+        reason: expect.stringMatching(
+          new RegExp(
+            `nothing proves it is VirtualMachine "${id}" \\(${urn}\\)'s.*\`aliases\`.*\`adopt: true\`.*npx pulumi-wws recover`,
+          ),
+        ),
+      },
+    ]);
+    await expect(h.workload.create!({ ...checked.inputs, __provider: STUB })).rejects.toThrow(/nothing proves it/);
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+    expect((await client.getStatus(id)).generation).toBe(1);
+  });
+
+  it("should leave a workload another resource of the run now holds, dropping only the old resource (adopt after a move)", async () => {
+    const id = uid("moved");
+    const { id: rid, outs } = await up(h.workload, { workloadId: id, type: "pod", image: "nginx:1.27" });
+    // The resource moved into a component, with adopt: true and without aliases: a new URN.
+    const moved = `urn:pulumi:dev::infra::app:Component$pulumi-nodejs:dynamic/wws:Pod::${id}`;
+    const checked = await h.workload.check(
+      {},
+      { workloadId: id, type: "pod", image: "nginx:1.27", adopt: true, __urn: moved },
+    );
+    expect(checked.failures).toEqual([]);
+    await h.workload.create!({ ...checked.inputs, __provider: STUB });
+    await h.ctl.resetCounters();
+    await h.workload.delete(rid, outs);
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+    expect((await client.getStatus(id)).phase).toBe("Running");
     expect(h.lines).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `^wws: warning: vm-ubuntu ${id} already exists in workspace demo with exactly the requested type and spec: taken as this stack's own create that was interrupted`,
+          `pod ${id} of workspace demo is now held by Pod "${id}" \\(${moved.replace(/\$/g, "\\$")}\\).*not deleted`,
         ),
       ),
     );
-    expect((await client.getSpec()).workloads.filter((w) => w.id === id)).toHaveLength(1);
+  });
+
+  it("should still delete the workload of a resource that is replaced: its replacement was checked with the state that held it", async () => {
+    const id = uid("replaced");
+    const { id: rid, outs } = await up(h.workload, vm(id));
+    const urn = `urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:VirtualMachine::${id}`;
+    const next = await change(h.workload, rid, outs, { ...vm(id, { type: "vm-windows" }), __urn: urn });
+    expect(next.diff).toMatchObject({ replaces: ["type"], deleteBeforeReplace: true });
+    await h.workload.delete(rid, outs);
+    await expect(client.getStatus(id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("should adopt an existing workload when asked, making the resource's spec the live one", async () => {

@@ -4,6 +4,7 @@
  * on the same port with its data dir, operations bounded in time (the CLI is interrupted when one
  * overruns), and the forms a secret may take in a file, an output or a log line.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -230,6 +231,23 @@ export async function fileProgramStack(
     setProgram: (source) => fs.writeFileSync(path.join(workDir, "index.js"), source),
     cleanup,
   };
+}
+
+/**
+ * `npx pulumi-wws <args>` in the stack's project directory with its environment, as a user runs it;
+ * resolves to its output, rejects on a non-zero exit.
+ */
+export function pulumiWws(stack: Stack, args: string[], timeoutMs = 120_000): Promise<string> {
+  const { workDir, envVars } = stack.workspace;
+  const main = path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { cwd: workDir, env: { ...process.env, ...envVars }, timeout: timeoutMs },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
+    );
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

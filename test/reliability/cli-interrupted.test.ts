@@ -2,9 +2,10 @@
  * Interrupted runs through the real `pulumi` CLI: the `pulumi` process is killed with SIGKILL (a CI
  * runner cancelling the job) during creates (some accepted, waits in flight), during an update's
  * wait, and during destroy; and the dynamic provider process alone is killed during creates. Each time the dynamic provider process the CLI started exits by itself
- * within 5 s, and the recovery documented in provider/README.md ("Interrupted runs") converges with
- * no code edit: `pulumi cancel --yes` (a killed CLI leaves its lock) then the plain rerun. The
- * service then holds exactly the declared workloads: no duplicate, no orphan.
+ * within 5 s, and the recovery documented in provider/README.md ("Interrupted runs") converges:
+ * `pulumi cancel --yes` (a killed CLI leaves its lock), `pulumi-wws recover --yes` after killed
+ * creates (the engine's pending creates prove them), then the plain rerun. The service then holds
+ * exactly the declared workloads: no duplicate, no orphan.
  *
  * The program is a file run by the CLI's language host, so the killed engine's connections are not
  * left in this process.
@@ -13,6 +14,7 @@ import {
   errorLines,
   fileProgramStack,
   ownPulumiChildren,
+  pulumiWws,
   sleep,
   startRestartableService,
   type RestartableService,
@@ -110,9 +112,10 @@ async function killProviderDuring(s: FileStack, ready: () => Promise<boolean>): 
   return output;
 }
 
-/** The documented recovery: remove the killed CLI's lock, then the plain operation again. */
+/** The documented recovery: remove the killed CLI's lock, take the proven creates, then the plain operation again. */
 async function recover(s: FileStack, kind: "up" | "destroy"): Promise<string> {
   await s.stack.cancel();
+  if (kind === "up") await pulumiWws(s.stack, ["recover", "--yes"]);
   let out = "";
   try {
     if (kind === "up") await s.stack.up({ onOutput: (t) => (out += t) });
@@ -153,16 +156,11 @@ it("should recover an `up` killed during creates: the provider exits, the rerun 
   } finally {
     await service.ctl.resumeReconciler();
   }
-  const out = await recover(s, "up");
-  expect(out).toMatch(/taken as this stack's own create that was interrupted/);
+  await recover(s, "up");
   await expectExactly(s, "nginx:1.27");
-  // The pending creates the engine keeps (and warns about at every up) are cleared without a prompt.
-  expect(((await s.stack.exportStack()).deployment.pending_operations ?? []).length).toBeGreaterThan(0);
-  await s.stack.refresh({ clearPendingCreates: true });
   expect(((await s.stack.exportStack()).deployment.pending_operations ?? []).length).toBe(0);
-  await expectExactly(s, "nginx:1.27");
   figures.push(
-    `  during creates (${accepted} of ${PODS} accepted, waits in flight): provider exited ${secs(exitMs)} after the CLI; cancel + up converged (own creates adopted with a warning)`,
+    `  during creates (${accepted} of ${PODS} accepted, waits in flight): provider exited ${secs(exitMs)} after the CLI; cancel + recover + up converged`,
   );
 });
 
@@ -175,13 +173,19 @@ it("should recover an `up` whose provider process was killed during creates with
   } finally {
     await service.ctl.resumeReconciler();
   }
-  // The engine ended the run itself: no lock is left, the plain rerun is all it takes.
-  let out = "";
-  await s.stack.up({ onOutput: (t) => (out += t) });
-  expect(out).toMatch(/taken as this stack's own create that was interrupted/);
+  // The engine ended the run itself: no lock, and no record either (it ends a failed create's
+  // pending operation). Nothing proves the accepted workloads this stack's: the rerun refuses them,
+  // and the user's word takes them, once.
+  let refused = "";
+  await s.stack.up({ onOutput: (t) => (refused += t) }).catch((err: unknown) => void (refused += String(err)));
+  expect(refused).toMatch(/already exists in workspace .*nothing proves it is Pod "p\d"/);
+  s.setProgram(podsProgram("nginx:1.27").replace("readyTimeoutSeconds: 120", "readyTimeoutSeconds: 120, adopt: true"));
+  await s.stack.up();
+  s.setProgram(podsProgram("nginx:1.27"));
+  await s.stack.up();
   await expectExactly(s, "nginx:1.27");
   figures.push(
-    `  provider process killed during creates: up failed ("${/error: [^\n]{0,120}/.exec(failed)?.[0] ?? "?"}"); plain up converged`,
+    `  provider process killed during creates: up failed ("${/error: [^\n]{0,120}/.exec(failed)?.[0] ?? "?"}"); the rerun refused the ids, adopt: true took them`,
   );
 });
 

@@ -1,0 +1,19 @@
+import { execFile } from "node:child_process";
+
+/** Output past this is a state too large to handle here. */
+const MAX_OUTPUT_BYTES = 512 * 1024 * 1024; // 512 MiB
+
+/**
+ * Runs the `pulumi` CLI on PATH in the current directory, non-interactively, and resolves to its
+ * stdout; a non-zero exit rejects with the command and its stderr. Passphrases and backend URLs
+ * come from the environment, as for any pulumi command the user runs.
+ */
+export function pulumi(args: readonly string[], stack?: string): Promise<string> {
+  const full = [...args, "--non-interactive", ...(stack ? ["--stack", stack] : [])];
+  return new Promise((resolve, reject) => {
+    execFile("pulumi", full, { maxBuffer: MAX_OUTPUT_BYTES, encoding: "utf8" }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`\`pulumi ${args.join(" ")}\` failed: ${(stderr || err.message).trim()}`));
+      else resolve(stdout);
+    });
+  });
+}
