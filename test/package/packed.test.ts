@@ -78,6 +78,10 @@ it("should ship the built package, its two commands and no sources or tests", ()
     encoding: "utf8",
   });
   expect(importHelp).toContain("Usage: pulumi-wws import --workspace NAME --out DIR");
+  const recoverHelp = execFileSync(path.join(app, "node_modules/.bin/pulumi-wws"), ["recover", "--help"], {
+    encoding: "utf8",
+  });
+  expect(recoverHelp).toContain("Usage: pulumi-wws recover [--yes] [--stack NAME] [--clear-unproven]");
 });
 
 it("should ship the reference docs and examples, every relative link resolving inside the package", () => {
