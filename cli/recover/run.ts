@@ -54,7 +54,8 @@ export async function runRecover(args: RecoverArgs, env: NodeJS.ProcessEnv, io: 
     prove({ ...op, resource: revealed(op.resource) as typeof op.resource }, sources, inState.has(op.resource.urn)),
   );
   io.out(`pulumi-wws recover: ${pending.length} pending creates of pulumi-wws resources in the stack's record`);
-  for (const v of verdicts) io.out(planLine(v));
+  const byUrn = (a: Verdict, b: Verdict): number => a.urn.localeCompare(b.urn, undefined, { numeric: true });
+  for (const v of [...verdicts].sort(byUrn)) io.out(planLine(v));
 
   const adopt = new Map<string, string>();
   const drop = new Set<string>();
