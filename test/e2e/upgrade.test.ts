@@ -13,6 +13,7 @@ import { WorkspaceClient } from "../../sdk";
 import { declaredBodyOf } from "../../provider/dynamic/workload-body";
 import { PROVIDER_TEXT } from "../../provider/hosted-resource";
 import * as wws from "../../index";
+import { revealed, type StateResource } from "../../cli/recover/pending-creates";
 import { E2E_TIMEOUT_MS, ensureBuilt, newStack, until, type E2eStack } from "./harness";
 import {
   BASE_URL_PLACEHOLDER,
@@ -31,13 +32,6 @@ const fixtureText = fs.readFileSync(path.join(FIXTURE_DIR, "stack-export.json"),
 /** The stack's `Pulumi.e2e.yaml` as 0.1.0's run left it: its encryption salt and the encrypted config secrets. */
 const fixtureConfig = fs.readFileSync(path.join(FIXTURE_DIR, "stack-config.yaml"), "utf8");
 
-interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
 const resourcesOf = (deployment: unknown): StateResource[] =>
   (deployment as { deployment: { resources: StateResource[] } }).deployment.resources ?? [];
 const isWorkload = (r: StateResource): boolean =>
@@ -49,16 +43,6 @@ const isWorkload = (r: StateResource): boolean =>
  */
 const exportBytes = (r: StateResource, nested = false): number =>
   Buffer.byteLength(JSON.stringify(r, null, 4).replace(/\n/g, nested ? "\n            " : "\n"));
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-/** `value` with each secret of a decrypted export (`{<sig>: …, plaintext: "<json>"}`) replaced by its value. */
-function revealed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(revealed);
-  if (typeof value !== "object" || value === null) return value;
-  const o = value as Record<string, unknown>;
-  if (SECRET_SIG in o) return JSON.parse(String(o.plaintext));
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, revealed(v)]));
-}
 
 let svc: RunningService;
 let client: WorkspaceClient;
