@@ -122,6 +122,7 @@ export {
 export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
 export { normalizedBaseUrl } from "./connection";
 export { collectSecrets, redact } from "./redact";
+export { outcomeUnknown } from "./retry-rules";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
 export {

@@ -1,6 +1,6 @@
 import { backoffDelay } from "./backoff";
 import { AbortedError, ConnectionError, HttpError, retryAfterOf, type WwsError } from "./errors";
-import { isTransientFailure } from "./transient";
+import { isTransientFailure, provablyNotProcessed } from "./retry-rules";
 
 /** Retry bounds of a client. Every field is optional; see `DEFAULT_RETRY`. */
 export interface RetryOptions {
@@ -71,19 +71,16 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   if (remainingMs === undefined && attempt >= options.maxAttempts)
     return { retry: false, reason: "attempts exhausted" };
 
-  const neverSent = error instanceof ConnectionError && error.beforeSend;
-
   // Nothing ever answered at this base URL: past a minute, say so rather than wait out a deadline.
   if (error instanceof ConnectionError && input.neverAnswered && elapsedMs >= options.neverAnsweredGiveUpMs)
     return { retry: false, reason: "the service never answered" };
 
   // A call that must not run twice is repeated only when the service did not act on it: it never
   // saw it, or refused it (429, 503: not processed).
-  const refused = error instanceof HttpError && (error.status === 429 || error.status === 503);
-  if (policy === "unprocessed-only" && !neverSent && !refused)
+  if (policy === "unprocessed-only" && !provablyNotProcessed(error))
     return { retry: false, reason: "not safe to repeat once sent" };
 
-  // The same request would fail the same way: most 4xx, 501, a body we cannot read (transient.ts).
+  // The same request would fail the same way: most 4xx, 501, a body we cannot read (retry-rules.ts).
   if (!isTransientFailure(error))
     return {
       retry: false,

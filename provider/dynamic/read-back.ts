@@ -1,7 +1,5 @@
 import {
-  ConnectionError,
-  HttpError,
-  RequestTimeoutError,
+  outcomeUnknown,
   type CallOptions,
   type SavedTemplate,
   type TemplateCreate,
@@ -9,20 +7,6 @@ import {
   type WorkspaceClient,
 } from "../../sdk";
 import { sameValue } from "./equal";
-
-/**
- * Whether the service may have acted on a call that failed: the answer was lost (a timeout, a
- * connection reset after sending) or it failed on its side (500, 502, 504). The SDK repeats
- * restarts and template creates only when the service provably did not act (refused connection,
- * 429, 503); after these, what happened is read back before anything is sent again.
- */
-export function outcomeUnknown(err: unknown): boolean {
-  if (err instanceof RequestTimeoutError) return true;
-  if (err instanceof ConnectionError) return !err.beforeSend;
-  return (
-    err instanceof HttpError && (err.status === 408 || err.status === 500 || err.status === 502 || err.status === 504)
-  );
-}
 
 const num = (v: unknown): number => (typeof v === "number" ? v : 0);
 

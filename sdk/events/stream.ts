@@ -10,10 +10,9 @@ import {
   retryAfterOf,
 } from "../errors";
 import { errorFromResponse } from "../http/error-from-response";
-import { isBeforeSend } from "../http/attempt";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
-import { isTransientFailure } from "../transient";
+import { isBeforeSend, isTransientFailure } from "../retry-rules";
 import { decodeEvent } from "./decode";
 import type { StreamListener, StreamState } from "./types";
 import { Watchdog } from "./watchdog";
@@ -229,7 +228,7 @@ export class EventStream {
     }
   }
 
-  /** A non-stream answer: 401/403 and other final statuses (transient.ts) stop the stream; transient ones are retried. */
+  /** A non-stream answer: 401/403 and other final statuses (retry-rules.ts) stop the stream; transient ones are retried. */
   private refused(status: number, headers: Record<string, string | string[] | undefined>, text: string): Outcome {
     let body: unknown = text;
     try {

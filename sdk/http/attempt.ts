@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Pool } from "undici";
 import type { Clock } from "../clock";
 import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
+import { isBeforeSend } from "../retry-rules";
 
 export interface AttemptSpec {
   pool: Pool;
@@ -22,30 +23,6 @@ export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-}
-
-/** Failures of the connect phase: the request was never written, so nothing reached the service. */
-const BEFORE_SEND_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
-function errorCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-export function isBeforeSend(err: unknown): boolean {
-  const code = errorCode(err);
-  if (code !== undefined && BEFORE_SEND_CODES.has(code)) return true;
-  // Happy-eyeballs connects report every address tried in an AggregateError.
-  if (err instanceof AggregateError && err.errors.length > 0) return err.errors.every(isBeforeSend);
-  return false;
 }
 
 /**

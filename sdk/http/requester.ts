@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { sleep } from "../clock";
 import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError } from "../errors";
 import { errorFromResponse } from "./error-from-response";
-import { isTransientFailure } from "../transient";
+import { isTransientFailure } from "../retry-rules";
 import type { ResolvedClientOptions } from "../options";
 import { collectSecrets } from "../redact";
 import { shouldRetry, type RetryPolicy } from "../retry";

@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from "../clock";
 import { AbortedError, ReadinessTimeoutError, WorkloadFailedError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { WorkloadStatus } from "../schemas";
-import { isTransientFailure } from "../transient";
+import { isTransientFailure } from "../retry-rules";
 import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
 import { StatusObserver, type ObserverTiming } from "./observer";

@@ -7,7 +7,7 @@ import {
   RetriesExhaustedError,
 } from "../../sdk";
 import { errorFromResponse } from "../../sdk/http/error-from-response";
-import { isTransientFailure } from "../../sdk/transient";
+import { isTransientFailure, outcomeUnknown } from "../../sdk/retry-rules";
 
 const ctx = { operation: "get status of workload web" };
 const http = (status: number) => errorFromResponse({ status, headers: {}, body: undefined }, ctx);
@@ -44,6 +44,27 @@ describe("isTransientFailure", () => {
     ["a plain Error", false, new Error("boom")],
   ])("should judge %s transient: %s", (_what, transient, error) => {
     expect(isTransientFailure(error)).toBe(transient);
+  });
+});
+
+describe("outcomeUnknown", () => {
+  it.each([
+    ["an attempt timeout", true, new RequestTimeoutError("op", 100)],
+    ["a connection reset after sending", true, new ConnectionError("op", false, new Error("socket hang up"))],
+    ["a refused connection", false, new ConnectionError("op", true, new Error("connect ECONNREFUSED"))],
+    ["408 Request Timeout", true, http(408)],
+    ["429 Too Many Requests (refused)", false, http(429)],
+    ["503 Service Unavailable (refused)", false, http(503)],
+    ["500 Internal Server Error", true, http(500)],
+    ["502 Bad Gateway", true, http(502)],
+    ["504 Gateway Timeout", true, http(504)],
+    ["507 Insufficient Storage", true, http(507)],
+    ["501 Not Implemented (never done)", false, http(501)],
+    ["404 Not Found", false, http(404)],
+    ["retries run out on a 503", false, new RetriesExhaustedError(http(503), 4, 1_000)],
+    ["retries run out on a 502", true, new RetriesExhaustedError(http(502), 4, 1_000)],
+  ])("should judge whether the service may have acted after %s: %s", (_what, unknown, error) => {
+    expect(outcomeUnknown(error)).toBe(unknown);
   });
 });
 
