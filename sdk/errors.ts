@@ -89,16 +89,40 @@ export interface HttpErrorInit {
   /** The request as sent, `GET /v1/tenants/demo/workloads/web/status`, where known. */
   request?: string;
   status: number;
-  code: string;
+  /** This package's code for the status (`HTTP_ERROR_CODES`): what callers may branch on. */
+  code: HttpErrorCode;
+  /** The code the service's error body gave, if it had one: shown in the message, kept as sent. */
+  serviceCode?: string;
   serviceMessage: string;
   requestId?: string;
   details?: ErrorDetail[];
   retryAfterMs?: number;
 }
 
+/**
+ * The stable codes of HTTP errors, one per class: what a service says in its body may change, and
+ * is kept as `serviceCode`; `http_error` is any other status.
+ */
+export const HTTP_ERROR_CODES = Object.freeze([
+  "validation_failed",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "rate_limited",
+  "unavailable",
+  "server_error",
+  "http_error",
+] as const);
+export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
+
 /** The service answered with an error status. */
 export class HttpError extends WwsError {
+  declare readonly code: HttpErrorCode;
   readonly status: number;
+  /** The service's own code from its error body; undefined when the body had none. */
+  readonly serviceCode: string | undefined;
   readonly requestId: string | undefined;
   /** The message of the service's error body. */
   readonly serviceMessage: string;
@@ -111,9 +135,10 @@ export class HttpError extends WwsError {
     const rid = init.requestId ? ` [request ${init.requestId}]` : "";
     super(
       init.code,
-      `${init.operation} failed: HTTP ${init.status} ${init.code}: ${init.serviceMessage}${detailText}${rid}.${hint ? ` ${hint}` : ""}`,
+      `${init.operation} failed: HTTP ${init.status} ${init.serviceCode ?? init.code}: ${init.serviceMessage}${detailText}${rid}.${hint ? ` ${hint}` : ""}`,
     );
     this.status = init.status;
+    this.serviceCode = init.serviceCode;
     this.requestId = init.requestId;
     this.serviceMessage = init.serviceMessage;
     this.details = details;

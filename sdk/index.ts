@@ -43,6 +43,8 @@ export {
   StreamAuthError,
   ReadinessTimeoutError,
   WorkloadFailedError,
+  HTTP_ERROR_CODES,
+  type HttpErrorCode,
 } from "./errors";
 export { EventHub, eventHub, type StreamConnectionSpec } from "./events/hub";
 export { DEFAULT_STREAM_OPTIONS, type StreamOptions } from "./events/stream";

@@ -9,6 +9,7 @@ import {
   UnauthorizedError,
   UnavailableError,
   ValidationError,
+  type HttpErrorCode,
   type HttpErrorInit,
 } from "../errors";
 import { redact } from "../redact";
@@ -17,8 +18,8 @@ import { parseRetryAfter } from "./retry-after";
 
 type HttpErrorClass = new (init: HttpErrorInit) => HttpError;
 
-/** The class and default code of each status; `ServerError`/`HttpError` cover the rest. */
-const BY_STATUS: Readonly<Record<number, readonly [HttpErrorClass, string]>> = Object.freeze({
+/** The class and code of each status; `ServerError`/`HttpError` cover the rest. */
+const BY_STATUS: Readonly<Record<number, readonly [HttpErrorClass, HttpErrorCode]>> = Object.freeze({
   400: [ValidationError, "validation_failed"],
   401: [UnauthorizedError, "unauthorized"],
   403: [ForbiddenError, "forbidden"],
@@ -58,9 +59,9 @@ function header(headers: ErrorResponse["headers"], name: string): string | undef
 export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpError {
   const secrets = ctx.secrets ?? [];
   const parsed = ErrorBody.safeParse(res.body);
-  const [Class, defaultCode] = BY_STATUS[res.status] ?? [
+  const [Class, code] = BY_STATUS[res.status] ?? [
     res.status >= 500 ? ServerError : HttpError,
-    res.status >= 500 ? "internal" : `http_${res.status}`,
+    res.status >= 500 ? "server_error" : "http_error",
   ];
   const retryAfter = header(res.headers, "retry-after");
   const init: HttpErrorInit = {
@@ -68,7 +69,8 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpEr
     workspace: ctx.workspace,
     request: ctx.method && ctx.path ? `${ctx.method} ${redact(ctx.path, secrets)}` : undefined,
     status: res.status,
-    code: parsed.success ? parsed.data.error.code : defaultCode,
+    code,
+    serviceCode: parsed.success ? parsed.data.error.code : undefined,
     serviceMessage: redact(parsed.success ? parsed.data.error.message : "no error body", secrets),
     requestId: header(res.headers, "x-request-id"),
     details: parsed.success

@@ -54,6 +54,7 @@ const SDK = [
   "StreamAuthError",
   "ReadinessTimeoutError",
   "WorkloadFailedError",
+  "HTTP_ERROR_CODES",
   // events and waiting
   "EventHub",
   "eventHub",
@@ -121,6 +122,7 @@ const SDK_FOR_PROVIDER = [
   "normalizedBaseUrl",
   "collectSecrets",
   "redact",
+  "outcomeUnknown",
   "formatDuration",
   "describeWaitGoal",
   "createBodyFields",

@@ -6,6 +6,7 @@ import {
   ERROR_CODES,
   ForbiddenError,
   HttpError,
+  HTTP_ERROR_CODES,
   InvalidOptionError,
   NotFoundError,
   PayloadTooLargeError,
@@ -41,32 +42,41 @@ function answer(status: number, code?: string, extra: Record<string, string> = {
 
 describe("errorFromResponse", () => {
   it.each([
-    [400, "validation_failed", ValidationError, "Fix the fields"],
-    [401, "unauthorized", UnauthorizedError, "Check the API key of workspace demo"],
-    [403, "forbidden", ForbiddenError, "use a key minted for workspace demo"],
-    [404, "not_found", NotFoundError, "Check the id"],
-    [409, "conflict", ConflictError, "Resolve the conflict"],
-    [413, "payload_too_large", PayloadTooLargeError, "64 KB"],
-    [429, "rate_limited", RateLimitedError, "retry after 2 s"],
-    [503, "unavailable", UnavailableError, "retry after 2 s"],
-    [500, "internal", ServerError, "report the request id"],
-    [502, "internal", ServerError, "report the request id"],
-    [501, "not_implemented", ServerError, "does not implement this operation: retrying will not help"],
-    [505, "internal", ServerError, "refuses the HTTP version of this operation: retrying will not help"],
-  ] as const)("should map %i to %s with its name, code, status and fix", (status, code, Class, hint) => {
-    const err = errorFromResponse(answer(status, code, { "retry-after": "2" }), ctx);
-    expect(err).toBeInstanceOf(Class);
-    expect(err).toBeInstanceOf(HttpError);
-    expect(err).toBeInstanceOf(WwsError);
-    expect(err.name).toBe(Class.name);
-    expect(err.code).toBe(code);
-    expect(err.status).toBe(status);
-    expect(err.requestId).toBe("req_0123");
-    expect(err.message).toContain(`HTTP ${status} ${code}`);
-    expect(err.message).toContain("[request req_0123]");
-    expect(err.message).toContain(ctx.operation);
-    expect(err.message).toContain(hint);
-  });
+    [400, "validation_failed", "validation_failed", ValidationError, "Fix the fields"],
+    [401, "unauthorized", "unauthorized", UnauthorizedError, "Check the API key of workspace demo"],
+    [403, "forbidden", "forbidden", ForbiddenError, "use a key minted for workspace demo"],
+    [404, "not_found", "not_found", NotFoundError, "Check the id"],
+    [409, "conflict", "conflict", ConflictError, "Resolve the conflict"],
+    [413, "payload_too_large", "payload_too_large", PayloadTooLargeError, "64 KB"],
+    [429, "rate_limited", "rate_limited", RateLimitedError, "retry after 2 s"],
+    [503, "unavailable", "unavailable", UnavailableError, "retry after 2 s"],
+    [500, "internal", "server_error", ServerError, "report the request id"],
+    [502, "internal", "server_error", ServerError, "report the request id"],
+    [501, "not_implemented", "server_error", ServerError, "does not implement this operation: retrying will not help"],
+    [
+      505,
+      "internal",
+      "server_error",
+      ServerError,
+      "refuses the HTTP version of this operation: retrying will not help",
+    ],
+  ] as const)(
+    "should map %i with the service's code %s to our code %s, its class, status and fix",
+    (status, serviceCode, code, Class, hint) => {
+      const err = errorFromResponse(answer(status, serviceCode, { "retry-after": "2" }), ctx);
+      expect(err).toBeInstanceOf(Class);
+      expect(err).toBeInstanceOf(HttpError);
+      expect(err).toBeInstanceOf(WwsError);
+      expect(err.name).toBe(Class.name);
+      expect([err.code, err.serviceCode]).toEqual([code, serviceCode]);
+      expect(err.status).toBe(status);
+      expect(err.requestId).toBe("req_0123");
+      expect(err.message).toContain(`HTTP ${status} ${serviceCode}`);
+      expect(err.message).toContain("[request req_0123]");
+      expect(err.message).toContain(ctx.operation);
+      expect(err.message).toContain(hint);
+    },
+  );
 
   it("should tell a 501 apart from a failure of the moment: no invitation to retry, the request named", () => {
     const transient = errorFromResponse(answer(500, "internal"), {
@@ -84,27 +94,27 @@ describe("errorFromResponse", () => {
     expect(missing.message).toContain("does not implement this operation (GET /v1/tenants/demo/workloads/web/status)");
   });
 
-  it("should agree with the contract's catalogue for every code it has a class for", () => {
-    for (const [code, status] of Object.entries(ERROR_CODES)) {
-      const err = errorFromResponse(answer(status, code), ctx);
-      expect(err.code).toBe(code);
-      expect(err.status).toBe(status);
+  it("should give every code of the contract's catalogue one of our stable codes, keeping the service's", () => {
+    for (const [serviceCode, status] of Object.entries(ERROR_CODES)) {
+      const err = errorFromResponse(answer(status, serviceCode), ctx);
+      expect(HTTP_ERROR_CODES).toContain(err.code);
+      expect([err.serviceCode, err.status]).toEqual([serviceCode, status]);
     }
   });
 
-  it("should fall back to a default code per class when the body is not the contract's", () => {
+  it("should give our code per class, and no service code, when the body is not the contract's", () => {
     const cases: Array<[number, string, string]> = [
       [401, "unauthorized", "UnauthorizedError"],
       [404, "not_found", "NotFoundError"],
       [429, "rate_limited", "RateLimitedError"],
       [503, "unavailable", "UnavailableError"],
-      [504, "internal", "ServerError"],
-      [418, "http_418", "HttpError"],
-      [415, "http_415", "HttpError"],
+      [504, "server_error", "ServerError"],
+      [418, "http_error", "HttpError"],
+      [415, "http_error", "HttpError"],
     ];
     for (const [status, code, name] of cases) {
       const err = errorFromResponse(answer(status), ctx);
-      expect([err.name, err.code, err.status]).toEqual([name, code, status]);
+      expect([err.name, err.code, err.serviceCode, err.status]).toEqual([name, code, undefined, status]);
       expect(err.serviceMessage).toBe("no error body");
     }
   });

@@ -15,7 +15,7 @@ import {
 } from "../../../sdk";
 import { FakeEvents, FakeReads } from "./fakes";
 
-const http = { operation: "get status", status: 0, code: "x", serviceMessage: "x" };
+const http = { operation: "get status", status: 0, code: "http_error", serviceMessage: "x" } as const;
 const flush = () => jest.advanceTimersByTimeAsync(0);
 
 describe("waitForWorkload", () => {
