@@ -1,14 +1,16 @@
 /**
- * Upgrading from package 0.1.0, through the real `pulumi` CLI: the state 0.1.0 wrote for a stack
- * of every kind (`test/fixtures/upgrade-0.1.0`, made by its `make-fixture.ts`) is imported into a
- * fresh file backend, its workloads and template are recreated on a local service, and the same
- * program with the current package previews no changes, then `up`, `refresh` and `destroy` work.
- * Also the size of a Pod in `pulumi stack export`, 0.1.0 against now.
+ * Upgrading through the real `pulumi` CLI, from package 0.1.0 (the first release's state layout,
+ * `test/fixtures/upgrade-0.1.0`) and from the previous landed release (commit bb5c2b3, the layout
+ * with the one-line provider and password digests, `test/fixtures/upgrade-previous`), both written
+ * by `make-fixture.ts` run at that commit: the state is imported into a fresh file backend, its
+ * workloads and template are recreated on a local service, and the same program with the current
+ * package previews no changes, then `up` sends nothing, and `refresh` and `destroy` work. Also the
+ * size of a Pod in `pulumi stack export`, 0.1.0 against now.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import { startService, type RunningService } from "../../server";
+import { ControlClient, startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
 import { declaredBodyOf } from "../../provider/dynamic/workload-body";
 import { PROVIDER_TEXT } from "../../provider/hosted-resource";
@@ -27,10 +29,20 @@ import {
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-const FIXTURE_DIR = path.join(__dirname, "../fixtures/upgrade-0.1.0");
-const fixtureText = fs.readFileSync(path.join(FIXTURE_DIR, "stack-export.json"), "utf8");
-/** The stack's `Pulumi.e2e.yaml` as 0.1.0's run left it: its encryption salt and the encrypted config secrets. */
-const fixtureConfig = fs.readFileSync(path.join(FIXTURE_DIR, "stack-config.yaml"), "utf8");
+/** A release's state and the stack's `Pulumi.e2e.yaml` as its run left them (encryption salt, encrypted config secrets). */
+function fixture(dir: string): { state: string; config: string } {
+  const at = path.join(__dirname, "../fixtures", dir);
+  return {
+    state: fs.readFileSync(path.join(at, "stack-export.json"), "utf8"),
+    config: fs.readFileSync(path.join(at, "stack-config.yaml"), "utf8"),
+  };
+}
+const RELEASES = [
+  // 0.1.0 stored a serialized closure as each resource's provider.
+  { name: "0.1.0", ...fixture("upgrade-0.1.0"), provider: expect.stringContaining("exports.handler = __f0;") },
+  { name: "the previous landed release (bb5c2b3)", ...fixture("upgrade-previous"), provider: PROVIDER_TEXT.workload },
+];
+const fixtureText = RELEASES[0].state;
 
 const resourcesOf = (deployment: unknown): StateResource[] =>
   (deployment as { deployment: { resources: StateResource[] } }).deployment.resources ?? [];
@@ -46,12 +58,21 @@ const exportBytes = (r: StateResource, nested = false): number =>
 
 let svc: RunningService;
 let client: WorkspaceClient;
+let ctl: ControlClient;
 const apiKey = `upgrade-key-${randomBytes(12).toString("hex")}`;
+const controlToken = `upgrade-control-${randomBytes(6).toString("hex")}`;
 
 beforeAll(async () => {
   ensureBuilt();
-  svc = await startService({ port: 0, reconcileMs: 50, heartbeatMs: 60_000, keys: { [FIXTURE_WORKSPACE]: apiKey } });
+  svc = await startService({
+    port: 0,
+    reconcileMs: 50,
+    heartbeatMs: 60_000,
+    keys: { [FIXTURE_WORKSPACE]: apiKey },
+    controlToken,
+  });
   client = new WorkspaceClient({ baseUrl: svc.url, workspace: FIXTURE_WORKSPACE, apiKey });
+  ctl = new ControlClient(svc.url, controlToken);
 });
 
 afterAll(async () => {
@@ -59,20 +80,20 @@ afterAll(async () => {
   await svc?.close();
 });
 
-describe("a stack written by 0.1.0", () => {
+describe.each(RELEASES)("a stack written by $name", (release) => {
   let s: E2eStack;
   const secrets = [apiKey];
 
   afterAll(() => s?.cleanup());
 
-  it("should import, with the 0.1.0 layout, and its workloads recreated on the service", async () => {
-    const fixture = JSON.parse(fixtureText) as unknown;
+  it("should import, with its release's layout, and its workloads recreated on the service", async () => {
+    const fixture = JSON.parse(release.state) as unknown;
     const oldTemplate = resourcesOf(fixture).find((r) => r.type.endsWith("wws:Template"));
     const oldTemplateId = String(oldTemplate?.outputs?.templateId);
-    // The fixture is the released layout: a serialized closure as `__provider`.
-    expect(String(oldTemplate?.outputs?.__provider)).toContain("exports.handler = __f0;");
+    const oldWeb = resourcesOf(fixture).find((r) => r.urn.endsWith("wws:Pod::web"));
+    expect(oldWeb?.outputs?.__provider).toEqual(release.provider);
 
-    // The service's URL stands for the one 0.1.0 talked to (its port changes every run); template
+    // The service's URL stands for the one the release talked to (its port changes every run); template
     // ids are the service's, so the template is created first and the state takes its new id.
     const t = oldTemplate?.outputs as Record<string, unknown>;
     const template = await client.createTemplate({
@@ -80,27 +101,35 @@ describe("a stack written by 0.1.0", () => {
       kind: t.kind as never,
       config: t.config as Record<string, unknown>,
     });
-    const state = fixtureText.split(BASE_URL_PLACEHOLDER).join(svc.url).split(oldTemplateId).join(template.id);
+    const state = release.state.split(BASE_URL_PLACEHOLDER).join(svc.url).split(oldTemplateId).join(template.id);
 
     s = await newStack({
       program: upgradeProgram,
       projectName: FIXTURE_PROJECT,
       passphrase: FIXTURE_PASSPHRASE,
-      files: { [`Pulumi.${FIXTURE_STACK}.yaml`]: fixtureConfig.split(BASE_URL_PLACEHOLDER).join(svc.url) },
+      files: { [`Pulumi.${FIXTURE_STACK}.yaml`]: release.config.split(BASE_URL_PLACEHOLDER).join(svc.url) },
       secrets,
     });
     await s.stack.setConfig("wws:apiKey", { value: apiKey, secret: true });
-    for (const key of ["vmPassword", "dbPassword"]) secrets.push((await s.stack.getConfig(key)).value);
+    const passwords: Record<string, string> = {};
+    for (const [type, key] of [
+      ["vm-ubuntu", "vmPassword"],
+      ["storage", "dbPassword"],
+    ])
+      secrets.push((passwords[type] = (await s.stack.getConfig(key)).value));
     await s.stack.importStack(JSON.parse(state));
 
-    // The live workloads, as 0.1.0 left them: each one's spec and credentials from the (decrypted) state.
+    // The live workloads, as the release left them: each one's spec from the (decrypted) state, and
+    // its login (0.1.0 kept the password; later releases a digest, so the password is the config's).
     const workloads = resourcesOf(await s.stack.exportStack()).filter(isWorkload);
     expect(workloads).toHaveLength(6);
-    for (const w of workloads)
-      await client.upsertWorkload(
-        w.outputs?.type as never,
-        declaredBodyOf(revealed(w.outputs) as Record<string, unknown>),
-      );
+    for (const w of workloads) {
+      const body = declaredBodyOf(revealed(w.outputs) as Record<string, unknown>) as Record<string, unknown>;
+      const login = body.credentials as { username?: string; digest?: string } | undefined;
+      if (login?.digest !== undefined)
+        body.credentials = { username: login.username, password: passwords[String(w.outputs?.type)] };
+      await client.upsertWorkload(w.outputs?.type as never, body as never);
+    }
     for (const w of workloads)
       await until(
         `${String(w.outputs?.workloadId)} Running`,
@@ -115,9 +144,11 @@ describe("a stack written by 0.1.0", () => {
     for (const [name, ops] of preview.ops) expect([name, ops]).toEqual([name, ["same"]]);
   });
 
-  it("should `up` with nothing to do, then `refresh` from the live workloads", async () => {
+  it("should `up` with nothing to do and nothing sent, then `refresh` from the live workloads", async () => {
+    await ctl.resetCounters();
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ same: FIXTURE_RESOURCE_COUNT });
+    expect((await ctl.counters()).requests.mutating).toBe(0);
     expect(up.outputs.phases.value).toEqual({
       vm: "Running",
       web: "Running",
@@ -126,12 +157,12 @@ describe("a stack written by 0.1.0", () => {
       db: "Running",
       generic: "Running",
     });
-    // The inputs take the one-line provider; unchanged resources keep the outputs 0.1.0 recorded,
-    // its `__provider` included: the refresh and destroy below run that text, which loads this
-    // package by name.
+    // The inputs take the one-line provider; unchanged resources keep the outputs the release
+    // recorded, its `__provider` included: the refresh and destroy below run that text, which
+    // loads this package by name.
     const web = resourcesOf(await s.stack.exportStack()).find((r) => r.urn.endsWith("wws:Pod::web"));
     expect(web?.inputs?.__provider).toBe(PROVIDER_TEXT.workload);
-    expect(String(web?.outputs?.__provider)).toContain("exports.handler = __f0;");
+    expect(web?.outputs?.__provider).toEqual(release.provider);
 
     const refresh = await s.refresh();
     expect(refresh.summary.result).toBe("succeeded");
