@@ -24,6 +24,7 @@ const RESOURCES = [
   "Workspace",
   "getFleetHosts",
   "getWorkloadStatus",
+  "workloadTypeOf",
 ];
 
 /** `pulumi-wws/sdk`: the client, its connection and options, the errors, the hub, the waiter, the contract's schemas. */
