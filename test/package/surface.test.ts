@@ -145,7 +145,7 @@ describe("the package's entry points", () => {
       server,
       ["ControlClient", "DEFAULT_SERVICE_OPTIONS", "OptionError", "PROFILES", "TRANSITIONS", "startService"],
     ],
-    ["pulumi-wws/testing", testing, ["createTestStack", "startLocalService"]],
+    ["pulumi-wws/testing", testing, ["WwsMocks", "createTestStack", "startLocalService"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
   });
