@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_URN_KEY } from "./dynamic/props";
+import { dynamicType } from "./resources/type-token";
 
 /**
  * The provider each resource stores in its state, as `__provider`, once in its inputs and once in
@@ -59,7 +60,7 @@ export abstract class HostedResource extends pulumi.CustomResource {
     outputs: ReadonlySet<string>,
     opts?: pulumi.CustomResourceOptions,
   ) {
-    const type = `pulumi-nodejs:dynamic/wws:${className}`;
+    const type = dynamicType(className);
     // The URN travels to `check` only (which removes it): the provider names resources by it.
     const urn = urnPromise(name, type, opts?.parent);
     const inputs = Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== undefined || outputs.has(k)));

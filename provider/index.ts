@@ -19,3 +19,4 @@ export { Database, type DatabaseArgs, type BackupArgs } from "./resources/databa
 export { Template, type TemplateArgs } from "./resources/template";
 export type { ConnectionArgs, CredentialsArgs, WaitArgs } from "./resources/inputs";
 export { getFleetHosts, getWorkloadStatus, type GetWorkloadStatusArgs } from "./functions";
+export { workloadTypeOf, type PolicyResource } from "./policy-targets";

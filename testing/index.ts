@@ -8,6 +8,10 @@
  * await s.stack.up();
  * expect((await svc.client.getSpec()).workloads).toHaveLength(3);
  * await s.close(); await svc.close();
+ *
+ * Or without a service or CLI, in milliseconds: `WwsMocks`, `pulumi.runtime.Mocks` that run the
+ * provider's own checks (see its doc).
  */
 export { startLocalService, type LocalService, type LocalServiceOptions } from "./service";
 export { createTestStack, type TestStack, type TestStackOptions } from "./stack";
+export { WwsMocks, type WwsMocksOptions, type MockedResource } from "./mocks";

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { dynamicType, isOfType } from "./type-token";
 
 export interface BrowserArgs extends WorkloadCommonArgs {
   /** CPU: millicores `<N>m` (e.g. `500m`) or whole cores `<N>`. */
@@ -13,6 +14,14 @@ export interface BrowserArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Browser extends WorkloadResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Browser, …)` and `isType` match. */
+  static readonly __pulumiType = dynamicType("Browser");
+
+  /** True for a `Browser`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
+  static isInstance(obj: unknown): obj is Browser {
+    return isOfType(obj, [Browser.__pulumiType]);
+  }
+
   constructor(name: string, args: BrowserArgs = {}, opts?: pulumi.CustomResourceOptions) {
     const { cpu, memory } = args;
     super("Browser", name, "browser", { cpu, memory }, args, opts);

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { dynamicType, isOfType } from "./type-token";
 
 export interface BackupArgs {
   /** Take backups. Postgres only. */
@@ -62,6 +63,14 @@ export interface DatabaseArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#secrets: how its password is kept out of the state and the logs
  */
 export class Database extends WorkloadResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Database, …)` and `isType` match. */
+  static readonly __pulumiType = dynamicType("Database");
+
+  /** True for a `Database`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
+  static isInstance(obj: unknown): obj is Database {
+    return isOfType(obj, [Database.__pulumiType]);
+  }
+
   /** How to connect, without the password: `postgresql://app@<endpoint>/postgres?sslmode=require` or `rediss://app@<endpoint>`; set when exposed. */
   declare readonly connectionUri: pulumi.Output<string | undefined>;
 

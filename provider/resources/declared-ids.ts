@@ -1,6 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 
-/** Per program run (its Stack resource): the resource that declared each workload, by workspace and id. */
+/**
+ * Per program run (its Stack resource; under `pulumi.runtime.setMocks`, which makes none, its mock
+ * monitor: one per `setMocks`): the resource that declared each workload, by workspace and id.
+ */
 const declaredByRun = new WeakMap<object, Map<string, string>>();
 
 /**
@@ -10,7 +13,7 @@ const declaredByRun = new WeakMap<object, Map<string, string>>();
  * left to the stack config counts as one); ids or workspaces known later are left to `check`.
  */
 export function claimWorkloadId(what: string, workspace: unknown, workloadId: unknown): void {
-  const run = pulumi.runtime.getStackResource();
+  const run = pulumi.runtime.getStackResource() ?? pulumi.runtime.getMonitor();
   if (run === undefined || typeof workloadId !== "string") return;
   if (workspace !== undefined && typeof workspace !== "string") return;
   let declared = declaredByRun.get(run);

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { dynamicType, isOfType } from "./type-token";
 
 export interface PodPortArgs {
   /** The port's name (1-63 characters). */
@@ -35,6 +36,14 @@ export interface PodArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Pod extends WorkloadResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Pod, …)` and `isType` match. */
+  static readonly __pulumiType = dynamicType("Pod");
+
+  /** True for a `Pod`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
+  static isInstance(obj: unknown): obj is Pod {
+    return isOfType(obj, [Pod.__pulumiType]);
+  }
+
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const { image, command, cpu, memory, ports, source } = args;
     super("Pod", name, "pod", { image, command, cpu, memory, ports, source }, args, opts);

@@ -4,6 +4,7 @@ import { PROVIDER_KEY } from "../dynamic/props";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
 import { connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
+import { dynamicType, isOfType } from "./type-token";
 
 export interface TemplateArgs extends ConnectionArgs {
   /** The template's name (1-200 characters). */
@@ -36,6 +37,14 @@ const NOT_ARGUMENTS = new Set([...TEMPLATE_RULES.outputKeys, PROVIDER_KEY]);
  * @see pulumi-wws/provider/README.md#state-adoption-import-init-errors (shipped in the package): taking a saved template over (`adoptId`)
  */
 export class Template extends HostedResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Template, …)` and `isType` match. */
+  static readonly __pulumiType = dynamicType("Template");
+
+  /** True for a `Template`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
+  static isInstance(obj: unknown): obj is Template {
+    return isOfType(obj, [Template.__pulumiType]);
+  }
+
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;
   declare readonly workspace: pulumi.Output<string>;

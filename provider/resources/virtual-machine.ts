@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { dynamicType, isOfType } from "./type-token";
 
 /** The VM images: `ubuntu` → type `vm-ubuntu`, `ubuntu-desktop` → `vm-ubuntu-desktop`, `windows` → `vm-windows`. */
 export type VmOs = "ubuntu" | "ubuntu-desktop" | "windows";
@@ -61,6 +62,14 @@ export interface VirtualMachineArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#secrets: how its password is kept out of the state and the logs
  */
 export class VirtualMachine extends WorkloadResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(VirtualMachine, …)` and `isType` match. */
+  static readonly __pulumiType = dynamicType("VirtualMachine");
+
+  /** True for a `VirtualMachine`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
+  static isInstance(obj: unknown): obj is VirtualMachine {
+    return isOfType(obj, [VirtualMachine.__pulumiType]);
+  }
+
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const type = typeof args.os === "string" ? `vm-${args.os}` : pulumi.output(args.os).apply((os) => `vm-${os}`);
     const { cpus, memory, storageSize, ports, placement, aiDaemon } = args;

@@ -13,6 +13,9 @@ import {
   type CredentialsArgs,
   type WaitArgs,
 } from "./inputs";
+import { WORKLOAD_CLASSES, dynamicType, isOfType } from "./type-token";
+
+const WORKLOAD_TYPES = WORKLOAD_CLASSES.map(dynamicType);
 
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
@@ -59,6 +62,11 @@ function carriedTimeouts(opts: pulumi.CustomResourceOptions | undefined): Record
  * one-line provider of `provider/hosted-resource.ts` and these outputs.
  */
 export abstract class WorkloadResource extends HostedResource {
+  /** True for a resource of any workload class (`Pod`, `Database`, `Workload`, …), or `{__pulumiType}` naming one. */
+  static isInstance(obj: unknown): obj is WorkloadResource {
+    return isOfType(obj, WORKLOAD_TYPES);
+  }
+
   /** The workload id in its workspace. */
   declare readonly workloadId: pulumi.Output<string>;
   /** The workspace name. */
@@ -160,6 +168,14 @@ export interface WorkloadArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Workload extends WorkloadResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Workload, …)` and `isType` match. */
+  static readonly __pulumiType = dynamicType("Workload");
+
+  /** True for a `Workload`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
+  static isInstance(obj: unknown): obj is Workload {
+    return isOfType(obj, [Workload.__pulumiType]);
+  }
+
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
     const { credentials, ...spec } = args.spec ?? {};
     super(

@@ -31,6 +31,9 @@ const BRAND = "__wwsWorkspace";
  * @see pulumi-wws/provider/README.md#connection (shipped in the package): where each setting comes from, and what preview checks
  */
 export class Workspace extends pulumi.ComponentResource {
+  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Workspace, …)` and `isType` match. */
+  static readonly __pulumiType = "wws:index:Workspace";
+
   /** The workspace name: the `name` given, else the stack config `wws:workspace`, else `WWS_WORKSPACE`. */
   readonly name: pulumi.Output<string | undefined>;
   /** The base URL, when one was given. */
@@ -45,7 +48,7 @@ export class Workspace extends pulumi.ComponentResource {
   };
 
   constructor(name: string, args: WorkspaceArgs = {}, opts?: pulumi.ComponentResourceOptions) {
-    super("wws:index:Workspace", name, {}, opts);
+    super(Workspace.__pulumiType, name, {}, opts);
     const apiKey = args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey);
     this.connection = { name: args.name, baseUrl: args.baseUrl, apiKey };
     const fallback = new pulumi.Config("wws").get("workspace") || process.env.WWS_WORKSPACE || undefined;
@@ -56,8 +59,10 @@ export class Workspace extends pulumi.ComponentResource {
     this.registerOutputs({ name: this.name, baseUrl: this.baseUrl });
   }
 
-  /** True for a `Workspace`, also one from another copy of this package. */
+  /** True for a `Workspace`, also one from another copy of this package, or `{__pulumiType}` naming its type. */
   static isInstance(obj: unknown): obj is Workspace {
-    return typeof obj === "object" && obj !== null && (obj as Record<string, unknown>)[BRAND] === true;
+    if (typeof obj !== "object" || obj === null) return false;
+    const o = obj as Record<string, unknown>;
+    return o[BRAND] === true || o.__pulumiType === Workspace.__pulumiType;
   }
 }

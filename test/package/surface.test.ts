@@ -24,6 +24,7 @@ const RESOURCES = [
   "Workspace",
   "getFleetHosts",
   "getWorkloadStatus",
+  "workloadTypeOf",
 ];
 
 /** `pulumi-wws/sdk`: the client, its connection and options, the errors, the hub, the waiter, the contract's schemas. */
@@ -146,7 +147,7 @@ describe("the package's entry points", () => {
       server,
       ["ControlClient", "DEFAULT_SERVICE_OPTIONS", "OptionError", "PROFILES", "TRANSITIONS", "startService"],
     ],
-    ["pulumi-wws/testing", testing, ["createTestStack", "startLocalService"]],
+    ["pulumi-wws/testing", testing, ["WwsMocks", "createTestStack", "startLocalService"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
   });

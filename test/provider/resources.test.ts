@@ -142,6 +142,14 @@ describe("resource classes", () => {
     );
   });
 
+  it("should refuse a second resource with the same workload id under setMocks, which makes no Stack", async () => {
+    new Pod("a", { workspace: "demo", workloadId: "web", image: "nginx" });
+    new Pod("other-workspace", { workspace: "prod", workloadId: "web", image: "nginx" });
+    expect(() => new Pod("b", { workspace: "demo", workloadId: "web", image: "nginx" })).toThrow(
+      'Pod "b": workload web of workspace demo is also declared by Pod "a"',
+    );
+  });
+
   it("should expose the service's outputs as properties", async () => {
     const db = new Database("db", { workspace: "demo", engine: "postgres", credentials: { password: PASSWORD } });
     expect(await valueOf(db.phase)).toBe("Running");

@@ -126,7 +126,7 @@ export async function runOp(
   stack: Stack,
   kind: OpKind,
   timeoutMs: number,
-  extra: { parallel?: number; debug?: boolean } = {},
+  extra: { parallel?: number; debug?: boolean; policyPacks?: string[] } = {},
 ): Promise<OpOutcome> {
   const started = Date.now();
   const out: OpOutcome = { ok: false, error: "", stdout: "", stderr: "", events: [], ms: 0, outputs: {} };
@@ -137,6 +137,7 @@ export async function runOp(
     onError: (s: string) => void (out.stderr += s),
     onEvent: (e: EngineEvent) => void out.events.push(JSON.stringify(e)),
     ...(extra.debug ? { debug: true } : {}),
+    ...(extra.policyPacks ? { policyPacks: extra.policyPacks } : {}),
   };
   const run = async (): Promise<void> => {
     if (kind === "up") {
