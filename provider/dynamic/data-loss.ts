@@ -1,11 +1,16 @@
 import type { WorkloadChanges } from "./diff-workload";
 import { optionsOf, type Props } from "./props";
 
-/** What changed, for a replacement reason; credentials are named, never shown. */
-function describeChange(key: string, olds: Props, news: Props): string {
-  if (key === "credentials")
-    return "credentials changed, but the service sets a database's login once and cannot change it";
-  return `${key} changed from ${String(olds[key])} to ${String(news[key])}`;
+/** Why a key's change replaces the database: its rule's words, or the values (a secret's rule has words). */
+function whyOf(key: string, changes: WorkloadChanges, olds: Props, news: Props): string {
+  return changes.rules[key]?.dataLoss?.why ?? `${key} changed from ${String(olds[key])} to ${String(news[key])}`;
+}
+
+/** How to keep the database: each rule's way, then undoing the other changes. */
+function undoOf(changes: WorkloadChanges): string {
+  const ruled = changes.replaces.flatMap((k) => changes.rules[k]?.dataLoss?.undo ?? []);
+  const plain = changes.replaces.filter((k) => changes.rules[k]?.dataLoss === undefined);
+  return [...new Set(ruled), ...(plain.length > 0 ? [`undo the change of ${plain.join(", ")}`] : [])].join(" and ");
 }
 
 /** A database replacement `diff` found: refused (an error to throw) or allowed (a warning to write). */
@@ -24,14 +29,12 @@ export function databaseReplacement(
   const database = olds.type === "storage" || news.type === "storage";
   if (!database || changes.replaces.length === 0) return undefined;
   const which = `database ${String(olds.workloadId)} in workspace ${String(olds.workspace)}`;
-  const why = changes.replaces.map((k) => describeChange(k, olds, news)).join("; ");
+  const why = changes.replaces.map((k) => whyOf(k, changes, olds, news)).join("; ");
   if (optionsOf(news).allowDataLoss) {
     const warning = `warning: ${which} will be replaced (${why}): deleted with all its data, then created empty, as \`allowDataLoss: true\` allows`;
     return { allowed: true, warning };
   }
-  const undo = changes.replaces.includes("credentials")
-    ? "put back the password (and username) it was created with"
-    : `undo the change of ${changes.replaces.join(", ")}`;
+  const undo = undoOf(changes);
   const error = new Error(
     `${which}: ${why}. Applying this would replace the database: delete it with all its data and create a new, empty one. ` +
       `Nothing was changed. To keep the database, ${undo}; to replace it and lose its data, set \`allowDataLoss: true\` on the resource`,

@@ -1,7 +1,7 @@
 import { digestOf, loginOf } from "./credentials-digest";
 import { sameValue } from "./equal";
 import { recordedReady } from "./recorded-status";
-import { replaces } from "../fields/declaration";
+import { replaces, type ChangeEffect, type ConditionalChange } from "../fields/declaration";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { PROVIDER_KEY, inputKeys, type Props } from "./props";
 import { parseWorkload } from "./workload-model";
@@ -31,9 +31,9 @@ export interface WorkloadChanges {
   local: string[];
   /** The last wait did not finish (the resource was kept with init errors): the update waits again. */
   resumeWait: boolean;
+  /** The conditional rule that decided a key's change, where one did (its words: notes, data loss). */
+  rules: Record<string, ConditionalChange>;
 }
-
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 /** Credentials compared by digest: the state keeps no password (see credentials-digest.ts). */
 function comparable(props: Props): Props {
@@ -41,8 +41,8 @@ function comparable(props: Props): Props {
 }
 
 /**
- * Sorts what changed by what the declaration (provider/fields/) says a change of each key does.
- * A key the declaration does not name is a spec field: an update.
+ * Sorts what changed by what the declaration (provider/fields/) says a change of each key does,
+ * its conditional rules applied. A key the declaration does not name is a spec field: an update.
  */
 export function classifyWorkloadChanges(oldProps: Props, newProps: Props, rules = WORKLOAD_RULES): WorkloadChanges {
   const olds = comparable(oldProps);
@@ -54,6 +54,7 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props, rules 
     restart: false,
     local: [],
     resumeWait: false,
+    rules: {},
   };
   // The engine does not update a resource because it has init errors (only with `replaceOnChanges:
   // ["#initerror"]`), so the diff itself asks for the update that waits again.
@@ -61,27 +62,28 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props, rules 
   const options = parseWorkload(newProps).options;
   // A state without a status (a wait cut before any read: a cancelled run) owes the wait too.
   out.resumeWait = options.waitForReady && !recordedReady(recordedStatus, options);
-  // A database's set-once fields replace it whichever side is one.
-  const type = news.type === "storage" || olds.type === "storage" ? "storage" : news.type;
   const keys = new Set([...inputKeys(olds), ...inputKeys(news)]);
   keys.delete(PROVIDER_KEY);
+  const replacing: ChangeEffect[] = [];
   for (const key of [...keys].sort()) {
     if (sameValue(olds[key], news[key])) continue;
-    const change = rules.changeOf(type, key);
-    // Adding or removing a trigger is not a change of its value: no restart.
-    if (change === "restart") {
-      if (isSet(olds[key]) && isSet(news[key])) out.restart = true;
-      else out.local.push(key);
-    }
-    // Credentials missing from an old state (adopted, imported) are sent, not a reason to replace:
-    // the service answers 409 if they differ from the ones it holds.
-    else if (replaces(change) && !(key === "credentials" && !isSet(olds[key]))) out.replaces.push(key);
-    else if (change === "local" || change === "none") out.local.push(key);
+    const { effect, rule } = rules.effectOf({ key, olds, news });
+    if (rule) out.rules[key] = rule;
+    if (effect === "restart") out.restart = true;
+    else if (replaces(effect)) {
+      out.replaces.push(key);
+      replacing.push(effect);
+    } else if (effect === "local" || effect === "none") out.local.push(key);
     else out.updates.push(key);
   }
-  out.deleteFirst =
-    out.replaces.length > 0 && out.replaces.every((k) => rules.changeOf(type, k) === "replace-delete-first");
+  out.deleteFirst = replacing.length > 0 && replacing.every((e) => e === "replace-delete-first");
   return out;
+}
+
+/** What preview says of the classified changes, by their rules; nothing beside a replacement. */
+export function notesOf(c: WorkloadChanges): string[] {
+  if (c.replaces.length > 0) return [];
+  return Object.values(c.rules).flatMap((r) => (r.says ? [r.says] : []));
 }
 
 /**

@@ -2,6 +2,9 @@ import type { z } from "zod";
 import { formatPath } from "../../sdk";
 import { reasonOf } from "./issue-text";
 import { closestName, fieldsAt } from "./suggest";
+import type { FieldTable } from "../fields/declaration";
+import { TEMPLATE_FIELDS } from "../fields/template-fields";
+import { WORKLOAD_FIELDS } from "../fields/workload-fields";
 
 /** One failed field of `check`, in the shape `pulumi.dynamic.CheckFailure` has. */
 export interface Failure {
@@ -13,11 +16,14 @@ export interface Failure {
  * Top-level keys whose values must not be printed. The engine prints a failure as
  * `property <p> value {<inputs[p]>} has a problem: <reason>`, formatting the raw input value (a
  * secret included), so a failure never names one of these keys exactly: it names the field inside
- * (`credentials.password`) or no property at all, with the path in the reason. `config` (a
- * template's) is not secret but may be 64 KB; `baseUrl` is not secret, but the failure may be
- * that it carries credentials (`http://user:password@host`).
+ * (`credentials.password`) or no property at all, with the path in the reason. They are the
+ * fields declared `secret` or `quiet` (provider/fields/), a workload's and a template's.
  */
-const QUIET_KEYS = new Set(["credentials", "apiKey", "config", "baseUrl"]);
+const QUIET_KEYS = new Set(
+  [WORKLOAD_FIELDS, TEMPLATE_FIELDS].flatMap((fields: FieldTable) =>
+    Object.keys(fields).filter((k) => fields[k].secret || fields[k].quiet),
+  ),
+);
 
 /** A failure at `path` (as the user writes it: `ports[0].port`) that is safe to show. */
 export function failureAt(path: ReadonlyArray<PropertyKey>, reason: string): Failure {

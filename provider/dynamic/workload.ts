@@ -11,7 +11,7 @@ import { checkWorkload } from "./check-workload";
 import type { Connection } from "./connection";
 import { connected } from "./connected";
 import type { ManagedContext } from "./context";
-import { classifyWorkloadChanges, diffOfChanges } from "./diff-workload";
+import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff-workload";
 import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
@@ -160,18 +160,14 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     async diff(_id, olds, news) {
       // Classified once: comparing credentials may cost a digest (a 0.1.0 state keeps the password).
       const changes = classifyWorkloadChanges(olds, news);
+      const declared = parseWorkload(news);
       const replacement = databaseReplacement(changes, olds, news);
       if (replacement && !replacement.allowed) throw replacement.error;
-      if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(parseWorkload(news)));
-      const result = diffOfChanges(changes, olds);
-      // The engine's detailed diff shows `restartTrigger` as an update like any option: say what it does.
-      if (result.replaces.length === 0 && changes.restart) {
-        ctx.progress.note(
-          `${describeWorkload(parseWorkload(news).identity)}: restartTrigger changed, so the update restarts it (one restart call, then a wait)`,
-          urnOf(parseWorkload(news)),
-        );
-      }
-      return result;
+      if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(declared));
+      // The engine's detailed diff shows such a change as an update like any other: its rule says what it does.
+      for (const note of notesOf(changes))
+        ctx.progress.note(`${describeWorkload(declared.identity)}: ${note}`, urnOf(declared));
+      return diffOfChanges(changes, olds);
     },
 
     async create(inputs) {

@@ -39,14 +39,44 @@ export type ChangeEffect =
   /** An output: not the user's to change. */
   | "none";
 
+/** A field's old and new value, with the rest of both bags, for a conditional rule to judge. */
+export interface FieldChange {
+  readonly key: string;
+  readonly olds: Readonly<Record<string, unknown>>;
+  readonly news: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A change effect that holds only under a condition, and says so: terraform-plugin-framework's
+ * `RequiresReplaceIf(f, description)`. The first rule of a field whose `when` holds decides;
+ * otherwise the field's `change` does. Diff, the data-loss check, the plan's notes, the classes'
+ * `replaceOnChanges` and the docs' change table (kept by test/provider/fields.test.ts) read it.
+ */
+export interface ConditionalChange {
+  readonly effect: ChangeEffect;
+  /** Only for workloads of these types (either side of the change): the classes' `replaceOnChanges` read it. */
+  readonly types?: readonly string[];
+  readonly when: (change: FieldChange) => boolean;
+  /** When the rule applies, in the words of the docs' change table. */
+  readonly description: string;
+  /** What preview says when the rule applies, after `<type> <id>: `. */
+  readonly says?: string;
+  /** For a rule that replaces a database: why the service cannot do it in place, and how to keep the database. */
+  readonly dataLoss?: { readonly why: string; readonly undo: string };
+}
+
 /** How `check` validates an option's value (spec fields are validated by their zod schema). */
 export type OptionValue = "boolean" | "seconds" | "restart-trigger" | "timeouts";
 
 export interface FieldDeclaration {
   readonly role: FieldRole;
   readonly change: ChangeEffect;
+  /** Effects that replace `change` under a condition, first match wins. */
+  readonly changeIf?: readonly ConditionalChange[];
   /** Kept as a Pulumi secret on the way in, and never in an error or a log. */
   readonly secret?: boolean;
+  /** A failure at this field never prints its value, though not secret (large, or may carry a login). */
+  readonly quiet?: true;
   /** An option's value type, for `check`. */
   readonly value?: OptionValue;
   /** An option's default (merged once, by `optionsOf`). */
@@ -66,6 +96,20 @@ export function keysWithRole(fields: FieldTable, ...roles: FieldRole[]): string[
   return Object.keys(fields).filter((k) => roles.includes(fields[k].role));
 }
 
+/** The rule of `decl` that applies to `change`, if any: the first whose types and condition hold. */
+export function appliedRule(
+  decl: Pick<FieldDeclaration, "changeIf"> | undefined,
+  change: FieldChange,
+): ConditionalChange | undefined {
+  return decl?.changeIf?.find(
+    (r) =>
+      (r.types === undefined ||
+        r.types.includes(String(change.olds.type)) ||
+        r.types.includes(String(change.news.type))) &&
+      r.when(change),
+  );
+}
+
 /** Whether a change is a replacement (either order). */
 export const replaces = (change: ChangeEffect | undefined): boolean =>
   change === "replace" || change === "replace-delete-first";
@@ -78,7 +122,8 @@ export function propertyKeys(fields: FieldTable): string[] {
 
 /** The connection settings every resource takes, in the order messages name them. */
 export const CONNECTION_FIELDS = Object.freeze({
-  baseUrl: { role: "connection", change: "local", doc: "the service's base URL" },
+  // A base URL may carry a login (`https://user:password@host`).
+  baseUrl: { role: "connection", change: "local", quiet: true, doc: "the service's base URL" },
   workspace: { role: "connection", change: "replace", doc: "the workspace name" },
   apiKey: { role: "connection", change: "local", secret: true, doc: "the workspace's API key" },
 } as const satisfies FieldTable);

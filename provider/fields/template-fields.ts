@@ -8,7 +8,8 @@ export const TEMPLATE_FIELDS = Object.freeze({
   name: { role: "spec", change: "replace", doc: "the template's name" },
   description: { role: "spec", change: "replace", doc: "what it is for" },
   kind: { role: "spec", change: "replace", doc: "the workload type it is a blueprint of" },
-  config: { role: "spec", change: "replace", doc: "the blueprint" },
+  // Up to 64 KB: a failure names it without printing it.
+  config: { role: "spec", change: "replace", quiet: true, doc: "the blueprint" },
   ...CONNECTION_FIELDS,
   adoptId: { role: "option", change: "local", doc: "take over the saved template with this id" },
   templateId: { role: "output", change: "none", doc: "the service-generated id, `tpl_<hex>`" },

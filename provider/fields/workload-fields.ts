@@ -1,5 +1,39 @@
-import type { WorkloadType } from "../../sdk";
-import { CONNECTION_FIELDS, type ChangeEffect, type FieldTable } from "./declaration";
+import { CONNECTION_FIELDS, type ConditionalChange, type FieldChange, type FieldTable } from "./declaration";
+
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+const DATABASE = ["storage"];
+/** A database's engine and login are set once: a new one is a new database (delete first: the id is kept). */
+const SET_ONCE = "set once: the service cannot change them";
+
+const credentialsRules: readonly ConditionalChange[] = [
+  {
+    effect: "replace-delete-first",
+    types: DATABASE,
+    // A login missing from the state (adopted, imported) is sent: the service answers 409 if it differs.
+    when: ({ olds }) => isSet(olds.credentials),
+    description: SET_ONCE,
+    dataLoss: {
+      why: "credentials changed, but the service sets a database's login once and cannot change it",
+      undo: "put back the password (and username) it was created with",
+    },
+  },
+];
+
+const restartTriggerRules: readonly ConditionalChange[] = [
+  {
+    effect: "restart",
+    when: ({ olds, news }: FieldChange) => isSet(olds.restartTrigger) && isSet(news.restartTrigger),
+    description: "from one value to another",
+    says: "restartTrigger changed, so the update restarts it (one restart call, then a wait)",
+  },
+  {
+    effect: "local",
+    when: ({ olds }) => !isSet(olds.restartTrigger),
+    description: "adding",
+    says: "restartTrigger is set for the first time: the update records its value and restarts nothing; a later change of it restarts the workload",
+  },
+  { effect: "local", when: () => true, description: "removing" },
+];
 
 /**
  * Every field of a workload resource but its spec fields (the SDK's create-body schema of its
@@ -16,7 +50,13 @@ export const WORKLOAD_FIELDS = Object.freeze({
     doc: "the workload type (a VM's `os`, a `Workload`'s `kind`)",
   },
   ...CONNECTION_FIELDS,
-  credentials: { role: "credential", change: "update", secret: true, doc: "the login: `{username?, password}`" },
+  credentials: {
+    role: "credential",
+    change: "update",
+    changeIf: credentialsRules,
+    secret: true,
+    doc: "the login: `{username?, password}`",
+  },
   waitForReady: { role: "option", change: "local", value: "boolean", default: true, doc: "wait for readiness" },
   readyTimeoutSeconds: { role: "option", change: "local", value: "seconds", doc: "how long a wait may take" },
   waitForAdminConsole: {
@@ -40,7 +80,13 @@ export const WORKLOAD_FIELDS = Object.freeze({
     argument: false,
     doc: "the `customTimeouts` resource option, carried by the class",
   },
-  restartTrigger: { role: "option", change: "restart", value: "restart-trigger", doc: "change it to restart" },
+  restartTrigger: {
+    role: "option",
+    change: "restart",
+    changeIf: restartTriggerRules,
+    value: "restart-trigger",
+    doc: "change it to restart",
+  },
   adopt: { role: "option", change: "local", value: "boolean", default: false, doc: "take over an existing workload" },
   allowDataLoss: {
     role: "option",
@@ -62,12 +108,14 @@ export const WORKLOAD_FIELDS = Object.freeze({
 } as const satisfies FieldTable);
 
 /**
- * Per type, the fields whose change does more than the table says: a database's engine and login
- * are set once, so a new one is a new database (delete first: the id is kept).
+ * Spec fields (the SDK's create-body fields, an update by default) whose change does more under a
+ * condition: a database's engine is set once.
  */
-export const TYPE_CHANGES: Readonly<Partial<Record<WorkloadType, Readonly<Record<string, ChangeEffect>>>>> =
+export const SPEC_FIELD_RULES: Readonly<Record<string, { readonly changeIf: readonly ConditionalChange[] }>> =
   Object.freeze({
-    storage: { engine: "replace-delete-first", credentials: "replace-delete-first" },
+    engine: {
+      changeIf: [{ effect: "replace-delete-first", types: DATABASE, when: () => true, description: SET_ONCE }],
+    },
   });
 
 type Fields = typeof WORKLOAD_FIELDS;

@@ -1,13 +1,21 @@
-import type { WorkloadType } from "../../sdk";
 import {
+  appliedRule,
   keysWithRole,
   propertyKeys,
   replaces,
   type ChangeEffect,
+  type ConditionalChange,
+  type FieldChange,
   type FieldTable,
   type OptionValue,
 } from "./declaration";
-import { TYPE_CHANGES, WORKLOAD_FIELDS } from "./workload-fields";
+import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";
+
+/** What a change of one field does, and the conditional rule that decided it, if one did. */
+export interface FieldEffect {
+  readonly effect: ChangeEffect;
+  readonly rule?: ConditionalChange;
+}
 
 /** What the provider and the resource classes derive from a workload field table. */
 export interface WorkloadRules {
@@ -30,25 +38,28 @@ export interface WorkloadRules {
   readonly optionValues: Readonly<Record<string, OptionValue>>;
   /** The boolean options' defaults. */
   readonly defaults: Readonly<Record<string, boolean>>;
-  /** What a change of `key` of a workload of `type` does; a spec field (not declared) is an update. */
-  changeOf(type: unknown, key: string): ChangeEffect;
+  /** What a change of a field does, its conditional rules applied; a spec field not declared is an update. */
+  effectOf(change: FieldChange): FieldEffect;
   /** The keys whose change replaces a workload of `type`: its class's `replaceOnChanges`. */
   replaceOnChanges(type: unknown): string[];
 }
 
-/** The rules of `fields`, with `typeChanges` overriding a field's change per type. */
+/** The rules of `fields`, with `specRules` giving spec fields (updates otherwise) conditional rules. */
 export function workloadRules(
   fields: FieldTable,
-  typeChanges: Readonly<Partial<Record<WorkloadType, Readonly<Record<string, ChangeEffect>>>>> = {},
+  specRules: Readonly<Record<string, { readonly changeIf: readonly ConditionalChange[] }>> = {},
 ): WorkloadRules {
   const outputKeys = keysWithRole(fields, "output");
   const options = keysWithRole(fields, "option");
-  const changeOf = (type: unknown, key: string): ChangeEffect =>
-    typeChanges[type as WorkloadType]?.[key] ?? fields[key]?.change ?? "update";
-  const declaredAndTyped = (type: unknown): string[] => [
-    ...Object.keys(fields),
-    ...Object.keys(typeChanges[type as WorkloadType] ?? {}),
-  ];
+  const declarationOf = (key: string) => fields[key] ?? specRules[key];
+  const effectOf = (change: FieldChange): FieldEffect => {
+    const rule = appliedRule(declarationOf(change.key), change);
+    return { effect: rule?.effect ?? fields[change.key]?.change ?? "update", rule };
+  };
+  // A class of one type replaces on a key whose declared change replaces, or whose rule for that type may.
+  const replacesFor = (type: unknown, key: string): boolean =>
+    replaces(fields[key]?.change) ||
+    (declarationOf(key)?.changeIf ?? []).some((r) => replaces(r.effect) && r.types?.includes(String(type)));
   return {
     fields,
     identityKeys: keysWithRole(fields, "identity"),
@@ -64,10 +75,10 @@ export function workloadRules(
     defaults: Object.fromEntries(
       options.flatMap((k) => (typeof fields[k].default === "boolean" ? [[k, fields[k].default]] : [])),
     ),
-    changeOf,
-    replaceOnChanges: (type) => [...new Set(declaredAndTyped(type))].filter((k) => replaces(changeOf(type, k))),
+    effectOf,
+    replaceOnChanges: (type) => [...Object.keys(fields), ...Object.keys(specRules)].filter((k) => replacesFor(type, k)),
   };
 }
 
 /** The rules of every workload resource. */
-export const WORKLOAD_RULES = workloadRules(WORKLOAD_FIELDS, TYPE_CHANGES);
+export const WORKLOAD_RULES = workloadRules(WORKLOAD_FIELDS, SPEC_FIELD_RULES);

@@ -2,12 +2,23 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkloadStatus, createBodyFields, WORKLOAD_TYPES, type WorkloadType } from "../../sdk/schemas";
 import { CONNECTION_SETTING_NAMES } from "../../sdk/connection-check";
-import type { ChangeEffect, FieldTable } from "../../provider/fields/declaration";
+import {
+  replaces,
+  type ChangeEffect,
+  type ConditionalChange,
+  type FieldTable,
+} from "../../provider/fields/declaration";
 import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../../provider/fields/template-fields";
-import { TYPE_CHANGES, WORKLOAD_FIELDS } from "../../provider/fields/workload-fields";
+import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "../../provider/fields/workload-fields";
 import { WORKLOAD_RULES, workloadRules } from "../../provider/fields/workload-rules";
 import { checkOptions } from "../../provider/dynamic/check-workload";
-import { classifyWorkloadChanges, diffOfChanges, type WorkloadChanges } from "../../provider/dynamic/diff-workload";
+import {
+  classifyWorkloadChanges,
+  diffOfChanges,
+  notesOf,
+  type WorkloadChanges,
+} from "../../provider/dynamic/diff-workload";
+import { databaseReplacement } from "../../provider/dynamic/data-loss";
 
 /** A pod's state: every option set, Running at its generation. */
 const state = {
@@ -40,6 +51,15 @@ function consequence(c: WorkloadChanges, key: string): ChangeEffect {
   return "none";
 }
 
+/** Every conditional rule declared, a field's or a spec field's, with its key. */
+const CONDITIONAL: [string, ConditionalChange][] = Object.entries({ ...WORKLOAD_FIELDS, ...SPEC_FIELD_RULES }).flatMap(
+  ([key, decl]) => ((decl as { changeIf?: readonly ConditionalChange[] }).changeIf ?? []).map((r) => [key, r]),
+) as [string, ConditionalChange][];
+/** The keys a database replaces on by a rule of its own: set once. */
+const DATABASE_SET_ONCE = [
+  ...new Set(CONDITIONAL.filter(([, r]) => replaces(r.effect) && r.types?.includes("storage")).map(([k]) => k)),
+];
+
 /** Each input field declared in `fields`, with the value its state holds (set, so that a change is a change). */
 function declaredInputs(fields: FieldTable): [string, ChangeEffect][] {
   return Object.entries(fields)
@@ -55,16 +75,47 @@ describe("the workload field declaration", () => {
     expect(consequence(classifyWorkloadChanges(olds, news), key)).toBe(change);
   });
 
-  it.each(Object.entries(TYPE_CHANGES.storage ?? {}))(
-    "should classify a database's %s change as %s, and its class replace on it",
-    (key, change) => {
+  it.each(DATABASE_SET_ONCE)(
+    "should replace a database, deleting it first, on a change of %s, and its class replace on it",
+    (key) => {
       const olds = { ...state, type: "storage", engine: "postgres", credentials: { digest: "scrypt1:one" } };
       const news = { ...olds, [key]: key === "engine" ? "redis" : { digest: "scrypt1:two" } };
-      expect(consequence(classifyWorkloadChanges(olds, news), key)).toBe(change);
+      expect(consequence(classifyWorkloadChanges(olds, news), key)).toBe("replace-delete-first");
       expect(WORKLOAD_RULES.replaceOnChanges("storage")).toContain(key);
       expect(WORKLOAD_RULES.replaceOnChanges("pod")).not.toContain(key);
     },
   );
+
+  it("should apply each rule only where its condition holds, and say what it says", () => {
+    const db = { ...state, type: "storage", engine: "postgres" };
+    // A login missing from the state (adopted, imported) is sent, not a reason to replace.
+    const adopted = classifyWorkloadChanges(db, { ...db, credentials: { digest: "scrypt1:two" } });
+    expect(consequence(adopted, "credentials")).toBe("update");
+    const trigger = (olds: unknown, news: unknown) =>
+      classifyWorkloadChanges({ ...state, restartTrigger: olds }, { ...state, restartTrigger: news });
+    expect([consequence(trigger("1", "2"), "restartTrigger"), notesOf(trigger("1", "2"))]).toEqual([
+      "restart",
+      ["restartTrigger changed, so the update restarts it (one restart call, then a wait)"],
+    ]);
+    expect(consequence(trigger(undefined, "1"), "restartTrigger")).toBe("local");
+    expect(notesOf(trigger(undefined, "1"))).toEqual([
+      expect.stringMatching(/set for the first time.*restarts nothing/),
+    ]);
+    expect([consequence(trigger("1", undefined), "restartTrigger"), notesOf(trigger("1", undefined))]).toEqual([
+      "local",
+      [],
+    ]);
+  });
+
+  it("should word a database's refusal by the rules of the keys that replace it", () => {
+    const db = { ...state, type: "storage", engine: "postgres", credentials: { digest: "scrypt1:one" } };
+    const news = { ...db, engine: "redis", credentials: { digest: "scrypt1:two" } };
+    const refused = databaseReplacement(classifyWorkloadChanges(db, news), db, news);
+    expect(refused?.allowed).toBe(false);
+    expect(refused && !refused.allowed && refused.error.message).toMatch(
+      /credentials changed, but the service sets a database's login once.*; engine changed from postgres to redis\. .*put back the password \(and username\) it was created with and undo the change of engine;/,
+    );
+  });
 
   it("should treat a key it does not declare as a spec field, sent with an upsert", () => {
     const c = classifyWorkloadChanges(state, { ...state, image: "nginx:1.28" });
@@ -100,7 +151,7 @@ describe("the workload field declaration", () => {
         pauseAfterCreate: { role: "option", change: "local", value: "boolean", default: false, doc: "a new option" },
         zone: { role: "identity", change: "replace-delete-first", doc: "a new replacing field" },
       },
-      TYPE_CHANGES,
+      SPEC_FIELD_RULES,
     );
     const olds = { ...state, pauseAfterCreate: false, zone: "a" };
     const option = classifyWorkloadChanges(olds, { ...olds, pauseAfterCreate: true }, extended);
@@ -160,14 +211,21 @@ describe("provider/README.md's change table", () => {
 
   it("should list each database field set once as refused at preview without allowDataLoss", () => {
     const row = rows.find((r) => r[0].startsWith("database"));
-    for (const key of Object.keys(TYPE_CHANGES.storage ?? {})) expect(row?.[0]).toContain(`\`${key}\``);
+    for (const key of DATABASE_SET_ONCE) expect(row?.[0]).toContain(`\`${key}\``);
     expect(row?.[1]).toMatch(/refused at preview.*allowDataLoss: true/);
   });
+
+  it.each(CONDITIONAL.map(([key, r]) => [key, r.description]))(
+    "should describe %s's conditional rule in its row: %s",
+    (key, description) => {
+      expect(rows.some((r) => mentions(r, key) && r[0].includes(description))).toBe(true);
+    },
+  );
 
   it("should list every spec field of every type as an update", () => {
     const row = rows.find((r) => r[0].startsWith("any other spec field"));
     for (const type of WORKLOAD_TYPES as readonly WorkloadType[]) {
-      const overridden = Object.keys(TYPE_CHANGES[type] ?? {});
+      const overridden = Object.keys(SPEC_FIELD_RULES).filter((k) => WORKLOAD_RULES.replaceOnChanges(type).includes(k));
       for (const field of createBodyFields(type).filter((k) => !(k in WORKLOAD_FIELDS) && !overridden.includes(k)))
         expect(`${type}: ${row?.[0]}`).toContain(`\`${field}\``);
     }
