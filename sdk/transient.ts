@@ -25,3 +25,14 @@ export function isTransientFailure(error: unknown): boolean {
   // Aborts, invalid options, bodies that fail their schema: the same request fails the same way.
   return false;
 }
+
+/**
+ * Whether a failure means the service gave no answer at all: no connection, no answer within the
+ * attempt's timeout, or a gateway saying the service behind it did not answer (502, 504). A 429 or
+ * 503 is an answer ("come back later"): the service is there.
+ */
+export function isNoAnswer(error: unknown): boolean {
+  if (error instanceof RetriesExhaustedError) return isNoAnswer(error.lastError);
+  if (error instanceof ConnectionError || error instanceof RequestTimeoutError) return true;
+  return error instanceof HttpError && (error.status === 502 || error.status === 504);
+}
