@@ -1,8 +1,9 @@
-import { WorkspaceClient, type ClientOptions, type ObserverTiming } from "../../sdk";
+import { WorkspaceClient, type ClientOptions } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./connection";
 import { Declarations } from "./declarations";
 import { Preflight } from "./preflight";
 import { ProgressReporter, type ProgressOptions } from "./progress";
+import type { WaitSettings } from "./wait-env";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
@@ -18,8 +19,8 @@ export interface ProviderContext {
   now(): number;
   /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
   cancelled: AbortSignal;
-  /** Waiter timing overrides (tests). */
-  waitTiming?: Partial<ObserverTiming>;
+  /** Waiter settings: the environment's (`wait-env.ts`), timing overrides in tests. */
+  waitTiming?: WaitSettings;
 }
 
 export interface ContextOptions {
@@ -29,7 +30,8 @@ export interface ContextOptions {
   /** Client options other than the connection (timeouts, retry). */
   client?: Omit<ClientOptions, "baseUrl" | "workspace" | "apiKey">;
   progress?: ProgressOptions;
-  waitTiming?: Partial<ObserverTiming>;
+  /** Its `unreachableMs` bounds the clients' calls too (`retry.unreachableGiveUpMs`). */
+  waitTiming?: WaitSettings;
   now?: () => number;
 }
 
@@ -47,12 +49,14 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
   /** By `WorkspaceConnection.key`: two keys are two identities, and the key itself is never in it. */
   const clients = new Map<string, WorkspaceClient>();
   const cancellation = new AbortController();
+  const unreachableGiveUpMs = options.waitTiming?.unreachableMs ?? options.client?.retry?.unreachableGiveUpMs;
+  const clientOptions = { ...options.client, retry: { ...options.client?.retry, unreachableGiveUpMs } };
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client({ connection }) {
       let client = clients.get(connection.key);
       if (!client) {
-        client = new WorkspaceClient(connection, options.client);
+        client = new WorkspaceClient(connection, clientOptions);
         clients.set(connection.key, client);
       }
       return client;

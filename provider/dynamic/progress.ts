@@ -165,7 +165,11 @@ export class ProgressReporter {
     if (p.readError) {
       wait.phase = `${p.phase}, status unreadable`;
       wait.readError = p.readError.message;
-      const text = `cannot read its status for ${formatDuration(p.readError.sinceMs)} (the service does not answer as it should: ${p.readError.message}); still waiting, up to ${formatDuration(wait.timeoutMs)} in all`;
+      const { sinceMs, message, unreachableMs } = p.readError;
+      const bound = unreachableMs
+        ? `gives up after ${formatDuration(unreachableMs)} without an answer`
+        : `up to ${formatDuration(wait.timeoutMs)} in all`;
+      const text = `cannot read its status for ${formatDuration(sinceMs)} (the service does not answer as it should: ${message}); still waiting, ${bound}`;
       if (this.engine) void this.engine.status(wait.urn, text);
       else if (this.detailed()) this.line(`${wait.label}: ${text}`);
       return;
