@@ -1,6 +1,7 @@
 import { WorkspaceClient, type ClientOptions } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./connection";
 import { Declarations } from "./declarations";
+import { DeleteUrns } from "./engine-deletes";
 import { Preflight } from "./preflight";
 import { ProgressReporter, type ProgressOptions } from "./progress";
 import type { WaitSettings } from "./wait-env";
@@ -14,6 +15,8 @@ export interface ProviderContext {
   progress: ProgressReporter;
   /** Which resource of this deployment declares each workload (filled by `check`). */
   declarations: Declarations;
+  /** The URN of each resource the engine deletes, by id (a delete has no `check`). */
+  deleteUrns: DeleteUrns;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   now(): number;
@@ -63,6 +66,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     },
     progress: new ProgressReporter(options.progress),
     declarations: new Declarations(),
+    deleteUrns: new DeleteUrns(),
     preflight: new Preflight(options.now ?? (() => Date.now())),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
