@@ -84,6 +84,11 @@ export function classifyWorkloadChanges(oldProps: Props, newProps: Props, rules 
   return out;
 }
 
+/** The resource had no `restartTrigger` and now has one: the update records it and restarts nothing. */
+export function firstRestartTrigger(olds: Props, news: Props): boolean {
+  return !isSet(olds.restartTrigger) && isSet(news.restartTrigger);
+}
+
 /**
  * The `DiffResult` of a classified change, in the shape that makes the engine show it per property.
  * The host cannot carry a detailed diff, and a DIFF_SOME without one leaves `preview --json` with

@@ -11,7 +11,7 @@ import { checkWorkload } from "./check-workload";
 import type { Connection } from "./connection";
 import { connected } from "./connected";
 import type { ManagedContext } from "./context";
-import { classifyWorkloadChanges, diffOfChanges } from "./diff-workload";
+import { classifyWorkloadChanges, diffOfChanges, firstRestartTrigger } from "./diff-workload";
 import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { ResourceInitError } from "./init-error";
@@ -161,6 +161,12 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           urnOf(parseWorkload(news)),
         );
       }
+      // The engine shows a first trigger as an update too, which restarts nothing: say so at preview.
+      if (firstRestartTrigger(olds, news))
+        ctx.progress.note(
+          `${describeWorkload(parseWorkload(news).identity)}: restartTrigger is set for the first time: the update records its value and restarts nothing; a later change of it restarts the workload`,
+          urnOf(parseWorkload(news)),
+        );
       return result;
     },
 

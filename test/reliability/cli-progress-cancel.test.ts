@@ -4,7 +4,8 @@
  * - each wait's status is on its own workload's row (an ephemeral engine log event on its URN),
  *   never a diagnostic on the Stack, and a plain create leaves no Diagnostics section; no status
  *   is empty (an event consumer filters nothing); a delete's wait shows on its row too, but for the
- *   delete that loads the provider in its process, which is named on the Stack row;
+ *   delete that loads the provider in its process, which is named on the Stack row; a first
+ *   `restartTrigger` says at preview that it restarts nothing;
  * - one SIGINT ends `up` within 15 s: the provider hears the engine's Cancel, its waits end,
  *   every accepted workload stays in the state (with init errors), no provider process is left,
  *   and the next `up` converges.
@@ -85,6 +86,15 @@ describe("pulumi up of workloads", () => {
     expect(onRows.at(-1)?.message).toMatch(/^ready after \d+ s\n$/);
     figures.push(
       `pulumi up of 10 pods: ${lines} lines of output; ${ours} ephemeral status events, ${lasting.length} lasting`,
+    );
+
+    // A first restartTrigger previews as an update: the preview says that it restarts nothing.
+    s.setProgram(
+      `const wws = require("pulumi-wws");\nfor (let i = 1; i <= 10; i++) new wws.Pod("p" + i, { image: "nginx", restartTrigger: i === 1 ? "v1" : undefined });\n`,
+    );
+    const preview = await runOp(s.stack, "preview", OP_TIMEOUT_MS);
+    expect(preview.stdout).toMatch(
+      /pod p1: restartTrigger is set for the first time: the update records its value and restarts nothing/,
     );
 
     const destroy = await runOp(s.stack, "destroy", OP_TIMEOUT_MS);
