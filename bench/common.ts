@@ -28,6 +28,13 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/** The median of values (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** A small seeded PRNG (mulberry32), so that two runs stagger their waiters alike. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

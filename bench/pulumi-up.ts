@@ -88,8 +88,8 @@ export interface PulumiUpOptions {
   /** The service's reconcile step (the same for every size). */
   stepMs: number;
   pollIntervalMs?: number;
-  /** `pulumi up --parallel`. @default 1000: every create at once (the CLI's default is 4 × cores). */
-  parallel?: number;
+  /** `pulumi up --parallel`; `default`: the flag left out (the CLI's default, 4 × cores). @default 1000: every create at once */
+  parallel?: number | "default";
   /** More environment for the CLI (e.g. `PULUMI_SKIP_CHECKPOINTS`). */
   env?: Record<string, string>;
   /** Bound of one `pulumi up` or `destroy`. @default 600000 (10 min) */
@@ -238,13 +238,14 @@ async function oneStack(
         if (e.resOutputsEvent && isPod(e.resOutputsEvent.metadata.type)) dones.push(preciseNow() - t0);
       },
     };
+    const parallel = options.parallel === "default" ? {} : { parallel: options.parallel ?? 1000 };
     let measured;
     try {
       measured = await s.measure(async () => {
         t0 = preciseNow();
         return op === "up"
-          ? (await s.stack.up({ ...common, parallel: options.parallel ?? 1000 })).summary
-          : (await s.stack.destroy({ ...common, parallel: options.parallel ?? 1000 })).summary;
+          ? (await s.stack.up({ ...common, ...parallel })).summary
+          : (await s.stack.destroy({ ...common, ...parallel })).summary;
       });
     } finally {
       active = false;

@@ -9,6 +9,7 @@ import { addFanout, addPulumiUp, addReadiness, newReport, render, type FanoutRow
 import { renderSvg } from "./svg";
 import { measureProgramCpu } from "./program-cpu";
 import { runVmsVsPods } from "./vms";
+import { addParallel, runParallel } from "./parallel";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -18,7 +19,8 @@ import { runVmsVsPods } from "./vms";
  * 3. `pulumi up` and `destroy` of 10 to 1,000 pods: wall time against the floor, CPU per process,
  * the provider's peak memory, bytes the CLI writes; 4. the service's fan-out to 1,000
  * subscribers; 5. VMs with a password against pods; 6. the stack program's CPU for 300 pods,
- * ours against `@pulumi/pulumi`'s. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * ours against `@pulumi/pulumi`'s; 7. `pulumi up` of 200 pods at the engine's default parallelism and
+ * at `--parallel 200`. Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one the README shows.
  */
@@ -94,7 +96,7 @@ export interface Args {
 }
 
 export function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -240,6 +242,10 @@ export async function main(argv: readonly string[]): Promise<string> {
       `program CPU of ${cpu.count} pods (constructed and registered, mocked engine): ${cpu.cpuMs} ms; sampled: ${owners}; most of @pulumi/pulumi's: ${cpu.topPulumi.map((f) => `${f.fn} ${f.ms} ms`).join(", ")}`,
     );
   }
+
+  // Scenario 7: the engine's default parallelism against --parallel 200 (left out of --quick: 4 ups of 200).
+  if (args.only.has(7) && !plan.quick)
+    addParallel(report, await runParallel({ pods: 200, rounds: 2, stepMs: plan.stepMs, progress }));
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

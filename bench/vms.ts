@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { round, spawnService } from "./common";
+import { median, round, spawnService } from "./common";
 import { pulumiBinDir, repoRoot } from "./pulumi-up";
 import { newBenchStack, type OpCost } from "./pulumi-stack";
 
@@ -20,12 +20,6 @@ export interface VmRow {
 }
 
 const OPS: VmRow["op"][] = ["preview", "up", "preview (no changes)"];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 export async function runVmsVsPods(options: {
   count: number;

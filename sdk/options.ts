@@ -94,6 +94,7 @@ export function resolveClientOptions(
   checkInteger("retry.maxDelayMs", retry.maxDelayMs, retry.initialDelayMs, 60 * 60 * 1000);
   checkInteger("retry.maxElapsedMs", retry.maxElapsedMs, 0, 24 * 60 * 60 * 1000);
   checkInteger("retry.neverAnsweredGiveUpMs", retry.neverAnsweredGiveUpMs, 0, 24 * 60 * 60 * 1000);
+  checkInteger("retry.unreachableGiveUpMs", retry.unreachableGiveUpMs, 1, 24 * 60 * 60 * 1000);
   const userAgent = options.userAgent ?? DEFAULT_CLIENT_OPTIONS.userAgent;
   if (typeof userAgent !== "string" || !/^[\x20-\x7e]{1,512}$/.test(userAgent)) {
     throw new InvalidOptionError("userAgent", "must be 1-512 printable ASCII characters");

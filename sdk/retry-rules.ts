@@ -15,6 +15,8 @@ export const RETRY_RULES = Object.freeze({
    * Every other 5xx is the service or a proxy failing this once.
    */
   neverRetriedServerStatuses: Object.freeze([501, 505]),
+  /** A gateway saying the service behind it gave no answer (502 Bad Gateway, 504 Gateway Timeout). */
+  noAnswerStatuses: Object.freeze([502, 504]),
   /** The contract's "rate limited" and "unavailable": refused, so the service did not act on it. */
   notProcessedStatuses: Object.freeze([429, 503]),
   /** Errors of the connect phase: the request was never written, so nothing reached the service. */
@@ -44,6 +46,17 @@ export function isTransientFailure(error: unknown): boolean {
   if (error instanceof HttpError) return isTransientStatus(error.status);
   // Aborts, invalid options, bodies that fail their schema: the same request fails the same way.
   return false;
+}
+
+/**
+ * Whether a failure means the service gave no answer at all (what the unreachable window counts):
+ * no connection, no answer within the attempt's timeout, or a gateway saying so. A 429 or 503 is
+ * an answer ("come back later"): the service is there.
+ */
+export function isNoAnswer(error: unknown): boolean {
+  if (error instanceof RetriesExhaustedError) return isNoAnswer(error.lastError);
+  if (error instanceof ConnectionError || error instanceof RequestTimeoutError) return true;
+  return error instanceof HttpError && RETRY_RULES.noAnswerStatuses.includes(error.status);
 }
 
 /** Whether the service provably did not act on a failed request: it never reached it, or refused it. */

@@ -18,6 +18,13 @@ export interface RetryOptions {
    * such a service is more likely misconfigured than briefly down. @default 60000 (60 s)
    */
   neverAnsweredGiveUpMs?: number;
+  /**
+   * A call with a deadline stops retrying once its attempts have had no answer (`isNoAnswer`: no
+   * connection, attempt timeouts, 502/504) for this long in a row, whatever its deadline: a
+   * service that stopped answering fails the operation in bounded time, while a shorter outage
+   * is ridden out. @default 60000 (60 s)
+   */
+  unreachableGiveUpMs?: number;
 }
 
 export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
@@ -26,6 +33,7 @@ export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
   maxDelayMs: 5 * 1000, // 5 s
   maxElapsedMs: 30 * 1000, // 30 s
   neverAnsweredGiveUpMs: 60 * 1000, // 60 s
+  unreachableGiveUpMs: 60 * 1000, // 60 s
 });
 
 /**
@@ -56,6 +64,8 @@ export interface RetryInput {
   remainingMs?: number;
   /** The client has never had an HTTP answer from the service, to any call. */
   neverAnswered?: boolean;
+  /** How long this call's attempts have had no answer in a row (`isNoAnswer`); undefined after an answer. */
+  unansweredMs?: number;
   random?: () => number;
 }
 
@@ -74,6 +84,10 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   // Nothing ever answered at this base URL: past a minute, say so rather than wait out a deadline.
   if (error instanceof ConnectionError && input.neverAnswered && elapsedMs >= options.neverAnsweredGiveUpMs)
     return { retry: false, reason: "the service never answered" };
+
+  // It answered before but has stopped: past the window, fail now rather than at the deadline.
+  if (remainingMs !== undefined && (input.unansweredMs ?? 0) >= options.unreachableGiveUpMs)
+    return { retry: false, reason: "the service stopped answering" };
 
   // A call that must not run twice is repeated only when the service did not act on it: it never
   // saw it, or refused it (429, 503: not processed).

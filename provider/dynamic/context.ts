@@ -1,8 +1,10 @@
-import { WorkspaceClient, type ClientOptions, type ObserverTiming } from "../../sdk";
+import { WorkspaceClient, type ClientOptions } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./connection";
 import { Declarations } from "./declarations";
+import { DeleteUrns } from "./engine-deletes";
 import { Preflight } from "./preflight";
 import { ProgressReporter, type ProgressOptions } from "./progress";
+import type { WaitSettings } from "./wait-env";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
@@ -13,13 +15,15 @@ export interface ProviderContext {
   progress: ProgressReporter;
   /** Which resource of this deployment declares each workload (filled by `check`). */
   declarations: Declarations;
+  /** The URN of each resource the engine deletes, by id (a delete has no `check`). */
+  deleteUrns: DeleteUrns;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   now(): number;
   /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
   cancelled: AbortSignal;
-  /** Waiter timing overrides (tests). */
-  waitTiming?: Partial<ObserverTiming>;
+  /** Waiter settings: the environment's (`wait-env.ts`), timing overrides in tests. */
+  waitTiming?: WaitSettings;
 }
 
 export interface ContextOptions {
@@ -29,7 +33,8 @@ export interface ContextOptions {
   /** Client options other than the connection (timeouts, retry). */
   client?: Omit<ClientOptions, "baseUrl" | "workspace" | "apiKey">;
   progress?: ProgressOptions;
-  waitTiming?: Partial<ObserverTiming>;
+  /** Its `unreachableMs` bounds the clients' calls too (`retry.unreachableGiveUpMs`). */
+  waitTiming?: WaitSettings;
   now?: () => number;
 }
 
@@ -47,18 +52,21 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
   /** By `WorkspaceConnection.key`: two keys are two identities, and the key itself is never in it. */
   const clients = new Map<string, WorkspaceClient>();
   const cancellation = new AbortController();
+  const unreachableGiveUpMs = options.waitTiming?.unreachableMs ?? options.client?.retry?.unreachableGiveUpMs;
+  const clientOptions = { ...options.client, retry: { ...options.client?.retry, unreachableGiveUpMs } };
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client({ connection }) {
       let client = clients.get(connection.key);
       if (!client) {
-        client = new WorkspaceClient(connection, options.client);
+        client = new WorkspaceClient(connection, clientOptions);
         clients.set(connection.key, client);
       }
       return client;
     },
     progress: new ProgressReporter(options.progress),
     declarations: new Declarations(),
+    deleteUrns: new DeleteUrns(),
     preflight: new Preflight(options.now ?? (() => Date.now())),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,

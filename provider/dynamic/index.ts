@@ -28,6 +28,7 @@ const SHUTDOWN_GRACE_MS = 500;
 if (inHost) {
   // The first Ctrl-C: every wait and call ends now, each accepted workload kept with init errors.
   watchCancelRpc(() => context.cancel());
+  context.deleteUrns.watch();
   watchEngine({
     engineAddress,
     onGone: (why) => {

@@ -64,11 +64,14 @@ interface Wait {
 /** One wait being reported; `end` it however the wait ends. */
 export interface ProgressHandle {
   report(progress: WaitProgress): void;
-  /** Resolves once the wait's row is cleared (at most `END_GRACE_MS` later): before the step's outcome shows. */
-  end(): Promise<void>;
+  /**
+   * `reached`: whether the wait got what it waited for. Resolves once the row says how the wait
+   * ended (at most `END_GRACE_MS` later): before the step's outcome shows.
+   */
+  end(reached: boolean): Promise<void>;
 }
 
-/** How long ending a wait waits for the engine to clear its row. */
+/** How long ending a wait waits for the engine to take its last status. */
 const END_GRACE_MS = 500;
 
 /**
@@ -91,6 +94,9 @@ export class ProgressReporter {
   private readonly tickMs: number;
   private readonly maxDetailed: number;
   private readonly waits = new Set<Wait>();
+  /** Waits begun since none was running, and whether the Stack row shows their summary. */
+  private waitsSinceIdle = 0;
+  private summaryShown = false;
   private timer: TimerHandle | undefined;
 
   constructor(options: ProgressOptions = {}) {
@@ -123,19 +129,24 @@ export class ProgressReporter {
   begin(label: string, goal: string, timeoutMs: number, urn?: string): ProgressHandle {
     const wait: Wait = { label, goal, urn, timeoutMs, phase: "waiting", started: this.clock.now() };
     this.waits.add(wait);
+    this.waitsSinceIdle++;
     // On a row, the first record (a moment away) says more than "waiting"; the tick covers a slow one.
     if (!this.engine && this.detailed()) this.line(`waiting up to ${formatDuration(timeoutMs)} for ${label} ${goal}`);
     this.schedule();
     return {
       report: (p) => this.report(wait, p),
-      end: async () => {
+      end: async (reached) => {
         this.waits.delete(wait);
         if (this.waits.size === 0) this.stop();
         if (!this.engine) return;
-        // The step's own outcome (created, updated, failed) replaces the wait's status.
+        // The last status says how the wait ended, beside the step's own outcome (created, failed).
+        const elapsed = shortDuration(this.clock.now() - wait.started);
+        const text = reached
+          ? `${wait.goal.replace(/^to be /, "")} after ${elapsed}`
+          : `stopped waiting after ${elapsed}`;
         let timer: TimerHandle | undefined;
         const grace = new Promise<void>((r) => (timer = this.clock.setTimeout(r, END_GRACE_MS)));
-        await Promise.race([this.engine.status(wait.urn, ""), grace]);
+        await Promise.race([this.rowStatus(wait, text), grace]);
         this.clock.clearTimeout(timer);
       },
     };
@@ -165,8 +176,12 @@ export class ProgressReporter {
     if (p.readError) {
       wait.phase = `${p.phase}, status unreadable`;
       wait.readError = p.readError.message;
-      const text = `cannot read its status for ${formatDuration(p.readError.sinceMs)} (the service does not answer as it should: ${p.readError.message}); still waiting, up to ${formatDuration(wait.timeoutMs)} in all`;
-      if (this.engine) void this.engine.status(wait.urn, text);
+      const { sinceMs, message, unreachableMs } = p.readError;
+      const bound = unreachableMs
+        ? `gives up after ${formatDuration(unreachableMs)} without an answer`
+        : `up to ${formatDuration(wait.timeoutMs)} in all`;
+      const text = `cannot read its status for ${formatDuration(sinceMs)} (the service does not answer as it should: ${message}); still waiting, ${bound}`;
+      if (this.engine) void this.rowStatus(wait, text);
       else if (this.detailed()) this.line(`${wait.label}: ${text}`);
       return;
     }
@@ -195,10 +210,13 @@ export class ProgressReporter {
   private showRow(wait: Wait): void {
     const elapsed = shortDuration(this.clock.now() - wait.started);
     const phase = wait.detail ? `${wait.phase} (${wait.detail})` : wait.phase;
-    void this.engine?.status(
-      wait.urn,
-      `waiting ${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`,
-    );
+    void this.rowStatus(wait, `waiting ${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`);
+  }
+
+  /** A status of the wait's own row; on the Stack row (its URN unknown) with the workload's name. */
+  private rowStatus(wait: Wait, text: string): Promise<void> {
+    if (!this.engine) return Promise.resolve();
+    return this.engine.status(wait.urn, wait.urn ? text : `wws: ${wait.label}: ${text}`);
   }
 
   private detailed(): boolean {
@@ -217,7 +235,8 @@ export class ProgressReporter {
     const s = this.summary();
     if (s === undefined) return;
     if (!this.engine) return this.line(s);
-    for (const w of this.waits) if (w.readError === undefined) this.showRow(w);
+    for (const w of this.waits) if (w.readError === undefined && w.urn) this.showRow(w);
+    this.summaryShown = true;
     void this.engine.status(undefined, `wws: ${s}`);
   }
 
@@ -236,6 +255,10 @@ export class ProgressReporter {
   private stop(): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    void this.engine?.status(undefined, "");
+    const n = this.waitsSinceIdle;
+    this.waitsSinceIdle = 0;
+    if (!this.summaryShown) return;
+    this.summaryShown = false;
+    void this.engine?.status(undefined, `wws: finished waiting for ${n} workload${n === 1 ? "" : "s"}`);
   }
 }

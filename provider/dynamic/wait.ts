@@ -1,5 +1,6 @@
 import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
 import type { ProviderContext } from "./context";
+import { formatId } from "./ids";
 import type { TimeoutOperation } from "./timeouts";
 import { describeWorkload, type WorkloadModel } from "./workload-model";
 
@@ -22,10 +23,12 @@ export async function awaitWorkload(
     `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
     describeWaitGoal(until, adminReady),
     timeoutMs,
-    ctx.declarations.urnOf(client.baseUrl, client.workspace, m.identity.workloadId),
+    ctx.declarations.urnOf(client.baseUrl, client.workspace, m.identity.workloadId) ??
+      ctx.deleteUrns.urnOf(formatId(client.workspace, m.identity.workloadId)),
   );
+  let reached = false;
   try {
-    return await waitForWorkload(client, m.identity.workloadId, {
+    const status = await waitForWorkload(client, m.identity.workloadId, {
       ...ctx.waitTiming,
       until,
       adminReady,
@@ -34,7 +37,9 @@ export async function awaitWorkload(
       signal: ctx.cancelled,
       onProgress: (p) => handle.report(p),
     });
+    reached = true;
+    return status;
   } finally {
-    await handle.end();
+    await handle.end(reached);
   }
 }

@@ -73,12 +73,13 @@ function liveSpec(stored: Props, live: Props): Props {
   return { ...Object.fromEntries(unset), ...live };
 }
 
-/** Why a delete sent nothing: the workload is now `holder`'s. */
-function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: string): string {
+/** Why a delete sent nothing: the workload is now `holder`'s; `old` is the deleted resource's URN, when the engine's RPC showed it. */
+function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: string, old?: string): string {
+  const before = old ? `${describeUrn(old)} (${old})` : `the resource that held it before`;
   return (
     `warning: ${describeWorkload(stored.identity)} of workspace ${workspace} is now held by ${describeUrn(holder)} (${holder}), ` +
-    `which created or adopted it in this run: the resource that held it before (id ${formatId(workspace, stored.identity.workloadId)}) ` +
-    `leaves the stack, and its workload is not deleted`
+    `which created or adopted it in this run: ${before} leaves the stack (id ${formatId(workspace, stored.identity.workloadId)}), ` +
+    `and its workload is not deleted`
   );
 }
 
@@ -277,7 +278,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         // deleting it would delete theirs. Only this resource leaves the state.
         const holder = ctx.declarations.newHolderOf(conn.baseUrl, conn.workspace, workloadId);
         if (holder !== undefined) {
-          ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder), holder);
+          const old = ctx.deleteUrns.urnOf(id);
+          ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
         const client = ctx.client(conn);

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { sleep } from "../clock";
 import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError } from "../errors";
 import { errorFromResponse } from "./error-from-response";
-import { isTransientFailure } from "../retry-rules";
+import { isNoAnswer, isTransientFailure } from "../retry-rules";
 import type { ResolvedClientOptions } from "../options";
 import { collectSecrets } from "../redact";
 import { shouldRetry, type RetryPolicy } from "../retry";
@@ -83,8 +83,11 @@ export class Requester {
     };
     if (body !== undefined) headers["content-type"] = "application/json";
     const path = this.options.basePath + spec.path + queryString(spec.query);
+    /** When the first of this call's latest attempts without an answer began. */
+    let unansweredSince: number | undefined;
     for (let attempt = 1; ; attempt++) {
       let error: WwsError;
+      const attemptStarted = clock.now();
       try {
         const res = await sendOnce({
           pool: this.pool,
@@ -115,6 +118,7 @@ export class Requester {
         if (!(err instanceof WwsError)) throw err;
         error = err;
       }
+      unansweredSince = isNoAnswer(error) ? (unansweredSince ?? attemptStarted) : undefined;
       const now = clock.now();
       const remainingMs = ctx.deadline === undefined ? undefined : ctx.deadline - now;
       const decision = shouldRetry({
@@ -125,6 +129,7 @@ export class Requester {
         options: retry,
         remainingMs,
         neverAnswered: !this.#answered,
+        unansweredMs: unansweredSince === undefined ? undefined : now - unansweredSince,
         random,
       });
       if (!decision.retry) {

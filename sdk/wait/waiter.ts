@@ -2,6 +2,7 @@ import { systemClock, type Clock } from "../clock";
 import { AbortedError, InvalidOptionError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { CallOptions } from "../options";
+import { DEFAULT_RETRY } from "../retry";
 import type { WorkloadStatus } from "../schemas";
 import { checkInteger, definedOnly } from "../validate";
 import type { Since, WaitGoal } from "./condition";
@@ -24,6 +25,12 @@ export interface WaitOptions extends Partial<ObserverTiming> {
   adminReady?: boolean;
   /** Give up after this long with `ReadinessTimeoutError`. */
   timeoutMs: number;
+  /**
+   * Give up sooner, with `ReadinessTimeoutError` too, once the status reads have had no answer
+   * (`isNoAnswer`: no connection, attempt timeouts, 502/504) for this long in a row: a service that
+   * stopped answering ends the wait, a shorter outage is ridden out. @default 60000 (60 s: `DEFAULT_RETRY.unreachableGiveUpMs`)
+   */
+  unreachableMs?: number;
   /** Cancels the wait with `AbortedError`. */
   signal?: AbortSignal;
   /** Called each time the phase (or its message) seen in `/status` changes. */
@@ -54,6 +61,7 @@ function resolveOptions(options: WaitOptions): { timing: ObserverTiming; settle:
   if (t.until !== "ready" && t.until !== "gone") throw new InvalidOptionError("until", `must be "ready" or "gone"`);
   if (t.mode !== "stream" && t.mode !== "poll") throw new InvalidOptionError("mode", `must be "stream" or "poll"`);
   checkInteger("timeoutMs", t.timeoutMs, 1);
+  if (t.unreachableMs !== undefined) checkInteger("unreachableMs", t.unreachableMs, 1);
   checkInteger("pollMinMs", t.pollMinMs, 1);
   checkInteger("pollMaxMs", t.pollMaxMs, t.pollMinMs);
   checkInteger("safetyPollMs", t.safetyPollMs, 1);
@@ -114,6 +122,7 @@ export function waitForWorkload(
     until: options.until,
     adminReady,
     timeoutMs: options.timeoutMs,
+    unreachableMs: options.unreachableMs ?? DEFAULT_RETRY.unreachableGiveUpMs,
     ...resolved,
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,

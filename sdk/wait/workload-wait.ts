@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from "../clock";
 import { AbortedError, ReadinessTimeoutError, WorkloadFailedError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { WorkloadStatus } from "../schemas";
-import { isTransientFailure } from "../retry-rules";
+import { isNoAnswer, isTransientFailure } from "../retry-rules";
 import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
 import { StatusObserver, type ObserverTiming } from "./observer";
@@ -34,7 +34,12 @@ export interface WaitProgress {
    * Set while `/status` cannot be read (the service does not answer, or answers 5xx): the last
    * error, and since when reads fail. `phase` is then the last one seen ("unknown" before any).
    */
-  readError?: { message: string; sinceMs: number };
+  readError?: {
+    message: string;
+    sinceMs: number;
+    /** Set when the reads get no answer at all (`isNoAnswer`): the wait gives up once that has lasted this long. */
+    unreachableMs?: number;
+  };
 }
 
 /** Reads failing this long are reported (a blip under throttling is not)... */
@@ -49,6 +54,8 @@ export interface WorkloadWaitInit {
   until: WaitGoal;
   adminReady: boolean;
   timeoutMs: number;
+  /** See `WaitOptions.unreachableMs`. */
+  unreachableMs: number;
   timing: ObserverTiming;
   settle: SettleRule;
   clock: Clock;
@@ -64,7 +71,8 @@ type Outcome = { value: WorkloadStatus | undefined } | { error: unknown };
 /**
  * One wait for one workload.
  * States: waiting (from `run()`) → finished, exactly once, by the first of: a satisfied or failed
- * verdict on a `/status` record, a read error retrying cannot help, the timeout, the caller's abort.
+ * verdict on a `/status` record, a read error retrying cannot help, the timeout, reads without an
+ * answer for `unreachableMs`, the caller's abort.
  * Named state kept for the messages: the last record, why it is still pending, the last transient
  * read error (cleared by the next answer), and the last progress reported (to report changes only).
  * Finishing stops the observer, clears the timer, drops the abort listener and aborts the reads.
@@ -76,6 +84,8 @@ export class WorkloadWait {
   private readonly goalText: string;
   private started = 0;
   private timer: TimerHandle | undefined;
+  /** Armed by the first read without an answer, cleared by any answer: the unreachable window. */
+  private unreachableTimer: TimerHandle | undefined;
   private deliver: (outcome: Outcome) => void = () => undefined;
   private lastStatus: WorkloadStatus | undefined;
   private pendingReason = "no status read yet";
@@ -121,6 +131,7 @@ export class WorkloadWait {
   private onObservation(observation: Observation): void {
     this.lastTransientError = undefined;
     this.failingSince = undefined;
+    this.answered();
     const verdict = this.condition.observe(observation, {
       now: this.init.clock.now(),
       lastActivityAt: this.observer.lastActivityAt(),
@@ -146,6 +157,13 @@ export class WorkloadWait {
     // A read that may pass on a second try keeps the wait going (the observer backs off).
     if (!isTransientFailure(error)) return this.finish({ error });
     this.lastTransientError = error;
+    const noAnswer = isNoAnswer(error);
+    if (!noAnswer) this.answered();
+    else
+      this.unreachableTimer ??= this.init.clock.setTimeout(
+        () => this.finish({ error: this.unreachableError() }),
+        this.init.unreachableMs,
+      );
     const now = this.init.clock.now();
     this.failingSince ??= now;
     const due =
@@ -163,7 +181,11 @@ export class WorkloadWait {
         message: undefined,
         status: status as WorkloadStatus,
         elapsedMs: now - this.started,
-        readError: { message, sinceMs: now - this.failingSince },
+        readError: {
+          message,
+          sinceMs: now - this.failingSince,
+          ...(noAnswer ? { unreachableMs: this.init.unreachableMs } : {}),
+        },
       });
     } catch {
       // A progress reporter's failure is not the workload's.
@@ -194,6 +216,7 @@ export class WorkloadWait {
     if (this.done.signal.aborted) return;
     this.observer.stop();
     this.init.clock.clearTimeout(this.timer);
+    this.answered();
     this.init.signal?.removeEventListener("abort", this.onCallerAbort);
     this.done.abort(FINISHED); // a plain reason: no AbortError (and its stack trace) per finished wait
     this.deliver(outcome);
@@ -201,6 +224,22 @@ export class WorkloadWait {
 
   private workload(): string {
     return `${this.lastStatus?.type ?? "workload"} ${this.init.id}`;
+  }
+
+  /** The service answered (a record, or an error it sent): the unreachable window starts again at the next silence. */
+  private answered(): void {
+    if (this.unreachableTimer !== undefined) this.init.clock.clearTimeout(this.unreachableTimer);
+    this.unreachableTimer = undefined;
+  }
+
+  private unreachableError(): ReadinessTimeoutError {
+    const { unreachableMs, id, clock } = this.init;
+    const error = this.lastTransientError instanceof Error ? ` (last error: ${this.lastTransientError.message})` : "";
+    const last = this.lastStatus ? `, last phase ${this.lastStatus.phase}` : "";
+    const message =
+      `the service has not answered for ${formatDuration(unreachableMs)}${error}; gave up waiting for ` +
+      `${this.workload()} ${this.goalText} after ${formatDuration(clock.now() - this.started)}${last}`;
+    return new ReadinessTimeoutError(message, id, unreachableMs, this.lastStatus);
   }
 
   private timeoutError(): ReadinessTimeoutError {

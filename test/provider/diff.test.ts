@@ -2,6 +2,7 @@ import { UNKNOWN } from "../../provider/dynamic/unknown";
 import { classifyWorkloadChanges, diffWorkload, type WorkloadChanges } from "../../provider/dynamic/diff-workload";
 import { createContext } from "../../provider/dynamic/context";
 import { createTemplateProvider } from "../../provider/dynamic/template";
+import { createWorkloadProvider } from "../../provider/dynamic/workload";
 import { sealCredentials } from "../../provider/dynamic/credentials-digest";
 
 const PASSWORD = "diff-Pass-Word-1";
@@ -139,6 +140,28 @@ describe("classifyWorkloadChanges", () => {
       resumeWait: false,
       ...expected,
     });
+  });
+});
+
+describe("what diff says of restartTrigger", () => {
+  const noted = async (olds: Record<string, unknown>, news: Record<string, unknown>): Promise<string[]> => {
+    const lines: string[] = [];
+    const ctx = createContext({ env: {}, progress: { write: (l) => lines.push(l) } });
+    await createWorkloadProvider(ctx).diff!("demo/web", olds, news);
+    return lines.filter((l) => l.includes("restartTrigger"));
+  };
+
+  it("should say that a first trigger records a value and restarts nothing", async () => {
+    expect(await noted(without(vmState, "restartTrigger"), vmNews())).toEqual([
+      "wws: vm-ubuntu web: restartTrigger is set for the first time: the update records its value and restarts nothing; a later change of it restarts the workload",
+    ]);
+  });
+
+  it("should say that a changed trigger restarts, and say nothing of an unchanged one", async () => {
+    expect(await noted(vmState, { ...vmNews(), restartTrigger: "b" })).toEqual([
+      expect.stringMatching(/^wws: vm-ubuntu web: restartTrigger changed, so the update restarts it/),
+    ]);
+    expect(await noted(vmState, vmNews())).toEqual([]);
   });
 });
 

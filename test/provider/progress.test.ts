@@ -46,7 +46,7 @@ describe("ProgressReporter", () => {
     h.report(progress("Pending", 20));
     h.report(progress("Provisioning", 1500));
     h.report(progress("Failed", 2500, "image pull failed"));
-    h.end();
+    void h.end(false);
     expect(lines).toEqual([
       "wws: waiting up to 600 s for vm-ubuntu web in workspace demo to be ready",
       "wws: vm-ubuntu web in workspace demo: Pending after 10 ms",
@@ -62,7 +62,7 @@ describe("ProgressReporter", () => {
     const handles = Array.from({ length: 300 }, (_, i) => r.begin(`pod p${i}`, "to be ready", 600_000));
     handles.forEach((h, i) => h.report(progress(i % 3 === 0 ? "Pending" : "Provisioning", 5)));
     clock.advance(30_000);
-    handles.forEach((h) => h.end());
+    handles.forEach((h) => void h.end(true));
     clock.advance(30_000);
     // 20 detailed begin lines (before the 21st wait started) and their phase lines are all;
     // the rest is three summaries, then nothing once every wait ended.
@@ -102,7 +102,7 @@ describe("ProgressReporter on the engine's log", () => {
   }
   const URN = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:Pod::web";
 
-  it("should put each wait's status on its own row, ticking, and clear it when the wait ends", async () => {
+  it("should put each wait's status on its own row, ticking, and say how it ended", async () => {
     const e = engine();
     const clock = new FakeClock();
     const r = new ProgressReporter({ engine: e.log, clock });
@@ -111,21 +111,47 @@ describe("ProgressReporter on the engine's log", () => {
     h.report(progress("Pending", 20)); // unchanged: nothing sent
     clock.advance(12_000);
     h.report(progress("Provisioning", 12_000, "pulling image"));
-    await h.end();
+    clock.advance(1_000);
+    await h.end(true);
     const row = e.sent.filter((s) => s.urn === URN);
     expect(row).toEqual([
       { kind: "status", urn: URN, text: "waiting to be ready: Pending, 0 s of 10 m" },
       { kind: "status", urn: URN, text: "waiting to be ready: Pending, 5 s of 10 m" },
       { kind: "status", urn: URN, text: "waiting to be ready: Pending, 10 s of 10 m" },
       { kind: "status", urn: URN, text: "waiting to be ready: Provisioning (pulling image), 12 s of 10 m" },
-      { kind: "status", urn: URN, text: "" },
+      { kind: "status", urn: URN, text: "ready after 13 s" },
     ]);
     // The summary goes to the Stack row, as a status too: nothing lands under Diagnostics.
-    expect(e.sent.filter((s) => s.urn === undefined && s.text !== "")[0]).toMatchObject({
-      kind: "status",
-      text: expect.stringMatching(/^wws: still waiting for 1 workload \(1 Pending\)/),
-    });
+    expect(e.sent.filter((s) => s.urn === undefined).map((s) => s.text)).toEqual([
+      expect.stringMatching(/^wws: still waiting for 1 workload \(1 Pending\)/),
+      expect.stringMatching(/^wws: still waiting for 1 workload \(1 Pending\)/),
+      "wws: finished waiting for 1 workload",
+    ]);
+    // No empty status: a consumer of the events has nothing to filter.
+    expect(e.sent.filter((s) => s.text === "")).toEqual([]);
     expect(e.sent.filter((s) => s.kind !== "status")).toEqual([]);
+  });
+
+  it("should name a wait whose row is unknown on the Stack row, and send nothing to the Stack row for a short wait", async () => {
+    const e = engine();
+    const clock = new FakeClock();
+    const r = new ProgressReporter({ engine: e.log, clock });
+    const h = r.begin("pod web in workspace demo", "to be gone", 600_000);
+    h.report(progress("Deleting", 10));
+    clock.advance(2_000);
+    await h.end(true);
+    expect(e.sent).toEqual([
+      {
+        kind: "status",
+        urn: undefined,
+        text: "wws: pod web in workspace demo: waiting to be gone: Deleting, 0 s of 10 m",
+      },
+      { kind: "status", urn: undefined, text: "wws: pod web in workspace demo: gone after 2 s" },
+    ]);
+    const failing = r.begin("pod db in workspace demo", "to be ready", 600_000, URN);
+    clock.advance(3_000);
+    await failing.end(false);
+    expect(e.sent.at(-1)).toEqual({ kind: "status", urn: URN, text: "stopped waiting after 3 s" });
   });
 
   it("should keep warnings under Diagnostics, once, on the resource", () => {

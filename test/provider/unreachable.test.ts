@@ -1,6 +1,7 @@
 /**
  * A service that does not answer is said, not waited out in silence: a wait whose status reads
- * fail says so within seconds and again every 15 s with the last error; a create against a base
+ * fail says so within seconds and again every 15 s with the last error, and gives up once the
+ * service has given no answer for the unreachable window; a create against a base
  * URL where nothing ever answered gives up (after `retry.neverAnsweredGiveUpMs`) with a line of
  * progress on the way, instead of retrying until the ready timeout.
  */
@@ -51,6 +52,35 @@ describe("a service that stops answering", () => {
     ).toBe(true);
     // Accepted before the service went away: kept in the stack, with the last error.
     expect(err.message).toMatch(/was created but did not become ready: timed out after 22 s.*last error/);
+    expect(err.id).toBe(`demo/${id}`);
+  });
+
+  it("should fail the wait once the service has given no answer for the unreachable window, keeping the workload", async () => {
+    h = await startHarness();
+    const lines: string[] = [];
+    const ctx = createContext({
+      env: h.env,
+      progress: { write: (l) => lines.push(l) },
+      waitTiming: { pollMinMs: 20, pollMaxMs: 200, unreachableMs: 4_000 },
+    });
+    await h.ctl.pauseReconciler(); // the pod stays Pending
+    const id = uid("dead");
+    const created = failureOf(up(createWorkloadProvider(ctx), { workloadId: id, type: "pod", image: "nginx" }));
+    await until("the wait to begin", () => lines.some((l) => l.includes(`waiting up to 600 s for pod ${id}`)));
+    await h.svc.close();
+    const closed = Date.now();
+    const err = await created;
+    const tookMs = Date.now() - closed;
+    await ctx.close();
+    // The window and one more read at most, far from the 600 s ready timeout.
+    expect(tookMs).toBeGreaterThanOrEqual(3_900);
+    expect(tookMs).toBeLessThan(6_000);
+    expect(
+      lines.some((l) => /cannot read its status .*still waiting, gives up after 4 s without an answer/.test(l)),
+    ).toBe(true);
+    expect(err.message).toMatch(
+      /was created but did not become ready: the service has not answered for 4 s \(last error: .*could not reach the service.*; gave up waiting for pod .* after [\d.]+ s, last phase Pending\. It stays in the stack; the next `pulumi up` waits for it again\.$/,
+    );
     expect(err.id).toBe(`demo/${id}`);
   });
 

@@ -23,8 +23,8 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 // A service that survives restarts: same port, same data dir, same keys and control token.
 
 export interface RestartableService extends Service {
-  /** Closes the service, waits `downtimeMs`, starts it again on the same port with the same data dir. */
-  restart(downtimeMs?: number): Promise<void>;
+  /** Closes the service, waits `downtime` (ms, or until the promise settles), starts it again on the same port with the same data dir. */
+  restart(downtime?: number | Promise<unknown>): Promise<void>;
   readonly restarts: number;
   readonly dataDir: string;
   readonly controlToken: string;
@@ -75,9 +75,9 @@ export async function startRestartableService(options: {
     },
     workspace: () => pool.workspace(),
     client: (workspace) => pool.client(svc.url, workspace),
-    async restart(downtimeMs = 0) {
+    async restart(downtime = 0) {
       await svc.close();
-      await sleep(downtimeMs);
+      await (typeof downtime === "number" ? sleep(downtime) : downtime.catch(() => undefined));
       // The port was just released; another process could take it in between, hence a few tries.
       for (let attempt = 1; ; attempt++) {
         try {

@@ -2,7 +2,10 @@
  * What `pulumi up` shows, and one Ctrl-C, through the real CLI and its language host (to check
  * Pulumi's official host too: `bash scripts/with-language-host.sh <its binary> npx jest <this file>`):
  * - each wait's status is on its own workload's row (an ephemeral engine log event on its URN),
- *   never a diagnostic on the Stack, and a plain create leaves no Diagnostics section;
+ *   never a diagnostic on the Stack, and a plain create leaves no Diagnostics section; no status
+ *   is empty (an event consumer filters nothing); a delete's wait shows on its row too, but for the
+ *   delete that loads the provider in its process, which is named on the Stack row; a first
+ *   `restartTrigger` says at preview that it restarts nothing;
  * - one SIGINT ends `up` within 15 s: the provider hears the engine's Cancel, its waits end,
  *   every accepted workload stays in the state (with init errors), no provider process is left,
  *   and the next `up` converges.
@@ -78,8 +81,36 @@ describe("pulumi up of workloads", () => {
     expect(up.stdout).not.toContain("Diagnostics:");
     const lines = up.stdout.split("\n").filter((l) => l.trim() !== "").length;
     const ours = diags.filter((d) => d.ephemeral).length;
+    // Nothing empty to filter; each row's last status says how its wait ended.
+    expect(diags.filter((d) => d.ephemeral && d.message.trim() === "")).toEqual([]);
+    expect(onRows.at(-1)?.message).toMatch(/^ready after \d+ s\n$/);
     figures.push(
       `pulumi up of 10 pods: ${lines} lines of output; ${ours} ephemeral status events, ${lasting.length} lasting`,
+    );
+
+    // A first restartTrigger previews as an update: the preview says that it restarts nothing.
+    s.setProgram(
+      `const wws = require("pulumi-wws");\nfor (let i = 1; i <= 10; i++) new wws.Pod("p" + i, { image: "nginx", restartTrigger: i === 1 ? "v1" : undefined });\n`,
+    );
+    const preview = await runOp(s.stack, "preview", OP_TIMEOUT_MS);
+    expect(preview.stdout).toMatch(
+      /pod p1: restartTrigger is set for the first time: the update records its value and restarts nothing/,
+    );
+
+    const destroy = await runOp(s.stack, "destroy", OP_TIMEOUT_MS);
+    expect(destroy.ok).toBe(true);
+    const gone = diagnosticsOf(destroy.events).filter((d) => d.ephemeral && /gone/.test(d.message));
+    const podOf = (d: DiagEvent) => /wws:Pod::(p\d+)$/.exec(d.urn ?? "")?.[1] ?? /pod (p\d+) in/.exec(d.message)?.[1];
+    expect(new Set(gone.map(podOf)).size).toBe(10);
+    expect(gone.filter((d) => d.message.trim() === "")).toEqual([]);
+    // The delete whose call loaded the provider into its process came before any Delete could be read.
+    const onStack = gone.filter((d) => !d.urn);
+    expect(new Set(onStack.map(podOf)).size).toBeLessThanOrEqual(1);
+    expect(
+      onStack.every((d) => /^wws: pod p\d+ in workspace \S+: (waiting to be gone|gone after)/.test(d.message)),
+    ).toBe(true);
+    figures.push(
+      `pulumi destroy of 10 pods: ${10 - new Set(onStack.map(podOf)).size} of 10 delete waits on their own rows`,
     );
   });
 

@@ -272,6 +272,18 @@ describe("WorkspaceClient", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("should give up a call with a deadline once its attempts have had no answer for the unreachable window", async () => {
+    handler = () => undefined; // never answers: each attempt times out
+    const c = make({ timeoutMs: 100, retry: { initialDelayMs: 1, maxDelayMs: 1, unreachableGiveUpMs: 400 } });
+    const started = Date.now();
+    const err = await c.getSpec({ deadline: started + 60_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetriesExhaustedError);
+    expect((err as RetriesExhaustedError).lastError).toBeInstanceOf(RequestTimeoutError);
+    // The window counts from the first silent attempt's start: 4 or 5 attempts of 100 ms, far from the deadline.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(server.requests.length).toBeGreaterThanOrEqual(4);
+  });
+
   it("should time out an attempt with RequestTimeoutError", async () => {
     handler = () => undefined; // never answers
     const c = make({ timeoutMs: 100, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 } });

@@ -7,7 +7,7 @@ import {
   RetriesExhaustedError,
 } from "../../sdk";
 import { errorFromResponse } from "../../sdk/http/error-from-response";
-import { isTransientFailure, outcomeUnknown } from "../../sdk/retry-rules";
+import { isNoAnswer, isTransientFailure, outcomeUnknown } from "../../sdk/retry-rules";
 
 const ctx = { operation: "get status of workload web" };
 const http = (status: number) => errorFromResponse({ status, headers: {}, body: undefined }, ctx);
@@ -65,6 +65,27 @@ describe("outcomeUnknown", () => {
     ["retries run out on a 502", true, new RetriesExhaustedError(http(502), 4, 1_000)],
   ])("should judge whether the service may have acted after %s: %s", (_what, unknown, error) => {
     expect(outcomeUnknown(error)).toBe(unknown);
+  });
+});
+
+describe("isNoAnswer", () => {
+  it.each([
+    ["a refused connection", true, new ConnectionError("op", true, new Error("connect ECONNREFUSED"))],
+    ["a connection reset", true, new ConnectionError("op", false, new Error("socket hang up"))],
+    ["an attempt timeout", true, new RequestTimeoutError("op", 100)],
+    ["502 from a gateway", true, http(502)],
+    ["504 from a gateway", true, http(504)],
+    [
+      "retries run out on a refused connection",
+      true,
+      new RetriesExhaustedError(new ConnectionError("op", true, 0), 4, 1),
+    ],
+    ["503: the service answered, come back later", false, http(503)],
+    ["429", false, http(429)],
+    ["500", false, http(500)],
+    ["retries run out on a 503", false, new RetriesExhaustedError(http(503), 4, 1_000)],
+  ])("should judge %s an absence of answer: %s", (_what, silent, error) => {
+    expect(isNoAnswer(error)).toBe(silent);
   });
 });
 

@@ -9,6 +9,7 @@ const options = {
   maxDelayMs: 1000,
   maxElapsedMs: 10_000,
   neverAnsweredGiveUpMs: 60_000,
+  unreachableGiveUpMs: 90_000,
 };
 const http = (status: number, retryAfter?: string) =>
   errorFromResponse(
@@ -66,6 +67,20 @@ describe("shouldRetry", () => {
     expect(at(300_000, false)).toMatchObject({ retry: true });
   });
 
+  it("should stop retrying a call with a deadline once the service has given no answer for the window", () => {
+    const refused = new ConnectionError("op", true, new Error("ECONNREFUSED"));
+    const at = (unansweredMs: number | undefined, error = refused as Parameters<typeof input>[0]["error"]) =>
+      shouldRetry(input({ error, elapsedMs: 200_000, remainingMs: 400_000, unansweredMs }));
+    expect(at(89_000)).toMatchObject({ retry: true });
+    expect(at(90_000)).toEqual({ retry: false, reason: "the service stopped answering" });
+    // An answer (a 503 the service sent) is no silence: the deadline rules.
+    expect(at(undefined, http(503))).toMatchObject({ retry: true });
+    // Without a deadline, maxAttempts and maxElapsedMs bound the call as before.
+    expect(shouldRetry(input({ error: refused, attempt: 2, elapsedMs: 1_000, unansweredMs: 95_000 }))).toMatchObject({
+      retry: true,
+    });
+  });
+
   it("should stop at the deadline rather than start a wait that ends past it", () => {
     expect(shouldRetry(input({ error: http(429, "2"), remainingMs: 1_500 }))).toEqual({
       retry: false,
@@ -113,6 +128,7 @@ describe("shouldRetry", () => {
       maxDelayMs: 5000,
       maxElapsedMs: 30000,
       neverAnsweredGiveUpMs: 60000,
+      unreachableGiveUpMs: 60000,
     });
     expect(Object.isFrozen(DEFAULT_RETRY)).toBe(true);
   });

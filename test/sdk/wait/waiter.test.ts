@@ -1,5 +1,6 @@
 import {
   AbortedError,
+  ConnectionError,
   InvalidOptionError,
   NotFoundError,
   ReadinessTimeoutError,
@@ -146,6 +147,61 @@ describe("waitForWorkload", () => {
     expect(err.message).toMatch(
       /^timed out after 1 s waiting for workload web to be ready: no status read yet; last error: .*busy/,
     );
+  });
+
+  describe("a service that stops answering", () => {
+    const refused = () => new ConnectionError("get status of workload web", true, new Error("ECONNREFUSED"));
+    /** Fails every read for `ms` of fake time with `error()`. */
+    const failReadsFor = async (ms: number, error: () => unknown) => {
+      for (let t = 0; t < ms; t += 50) {
+        while (reads.pending.length > 0) reads.fail(error());
+        await jest.advanceTimersByTimeAsync(50);
+      }
+    };
+
+    beforeEach(() => {
+      events = new FakeEvents("down"); // polls only: every read is the test's
+      client.subscribe = events.subscribe;
+    });
+
+    it("should ride out an outage shorter than the unreachable window", async () => {
+      const progress: WaitProgress[] = [];
+      const done = wait({ unreachableMs: 10_000, onProgress: (p) => progress.push(p) });
+      reads.answer({ id: "web", type: "pod", phase: "Pending" });
+      await failReadsFor(8_000, refused);
+      // Back: the next read (within the 5 s the poll backoff reaches) is answered.
+      while (reads.pending.length === 0) await jest.advanceTimersByTimeAsync(50);
+      reads.answer({ id: "web", type: "pod", phase: "Running" });
+      await expect(done).resolves.toMatchObject({ phase: "Running" });
+      expect(progress.find((p) => p.readError)?.readError).toMatchObject({ unreachableMs: 10_000 });
+    });
+
+    it("should give up once the reads have had no answer for the window, with the last phase and error", async () => {
+      const caught = wait({ unreachableMs: 10_000 }).catch((e: unknown) => e);
+      reads.answer({ id: "web", type: "pod", phase: "Pending" });
+      await jest.advanceTimersByTimeAsync(250);
+      const silentFrom = Date.now();
+      reads.fail(refused());
+      await failReadsFor(10_000, refused);
+      const err = (await caught) as ReadinessTimeoutError;
+      expect(err).toBeInstanceOf(ReadinessTimeoutError);
+      expect(err.lastStatus).toMatchObject({ phase: "Pending" });
+      expect(err.message).toMatch(
+        /^the service has not answered for 10 s \(last error: .*could not reach the service.*\); gave up waiting for pod web to be ready after 10.3 s, last phase Pending$/,
+      );
+      expect(Date.now() - silentFrom).toBeLessThanOrEqual(10_050);
+    });
+
+    it("should count only silence: a service answering 503 is there, and its answers start the window again", async () => {
+      const busy = () => new UnavailableError({ ...http, status: 503, code: "unavailable", serviceMessage: "busy" });
+      const caught = wait({ unreachableMs: 10_000, timeoutMs: 40_000 }).catch((e: unknown) => e);
+      // Reads come at least every 5 s (the poll backoff's cap): each stretch holds one.
+      await failReadsFor(4_000, refused);
+      await failReadsFor(6_000, busy);
+      await failReadsFor(4_000, refused);
+      await failReadsFor(30_000, busy);
+      expect(((await caught) as Error).message).toMatch(/^timed out after 40 s/);
+    });
   });
 
   it("should poll when the stream is down and resolve on a poll", async () => {
