@@ -43,8 +43,9 @@ export interface CallOptions {
   /** Timeout of each HTTP attempt of this call. @default the client's `timeoutMs` */
   timeoutMs?: number;
   /**
-   * Time (ms since the epoch, on the client's clock) past which no retry starts. With it, the
-   * call is retried for as long as the deadline allows, honouring `Retry-After`, instead of
+   * Time (ms since the epoch, on the client's clock) by which the call ends: no retry starts past
+   * it, and no attempt runs past it (its timeout is cut to the time left). With it, the call is
+   * retried for as long as the deadline allows, honouring `Retry-After`, instead of
    * `retry.maxAttempts` within `retry.maxElapsedMs`; the retry rules of calls that must not run
    * twice are unchanged. @default none
    */

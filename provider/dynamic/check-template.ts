@@ -7,7 +7,7 @@ import {
   jsonDepth,
   templatePasswordPaths,
 } from "../../sdk";
-import { checkConnection, type CheckOutcome } from "./check-workload";
+import { checkConnection, customTimeoutsFailures, type CheckOutcome } from "./check-workload";
 import type { ConnectionSources } from "./connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "./failures";
 import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../fields/template-fields";
@@ -68,7 +68,7 @@ export function checkTemplate(news: Props, sources: ConnectionSources): CheckOut
     schema: TemplateCreate,
     otherArguments: TEMPLATE_RULES.connectionKeys,
   });
-  failures.push(...outcome.failures);
+  failures.push(...outcome.failures, ...customTimeoutsFailures(news));
   const adoptId = news.adoptId;
   if (
     adoptId !== undefined &&

@@ -78,11 +78,15 @@ export function checkOptions(news: Props, rules: WorkloadRules = WORKLOAD_RULES)
     const problem = isSet(news[key]) ? OPTION_PROBLEMS[value](news[key]) : undefined;
     if (problem) failures.push(failureAt([key], problem));
   }
-  if (!containsUnknown(news.customTimeouts)) {
-    for (const p of timeoutProblems(news.customTimeouts))
-      failures.push(failureAt(p.path, `${p.reason} (the customTimeouts resource option)`));
-  }
-  return failures;
+  return [...failures, ...customTimeoutsFailures(news)];
+}
+
+/** The problems of the `customTimeouts` resource option a class carried into `news`, workload's or template's. */
+export function customTimeoutsFailures(news: Props): Failure[] {
+  if (containsUnknown(news.customTimeouts)) return [];
+  return timeoutProblems(news.customTimeouts).map((p) =>
+    failureAt(p.path, `${p.reason} (the customTimeouts resource option)`),
+  );
 }
 
 /**

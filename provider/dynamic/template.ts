@@ -17,17 +17,18 @@ import { guarded, secretsOf } from "./redacted-errors";
 import { formatId, parseId } from "./ids";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { PROVIDER_KEY, type Props } from "./props";
+import { startOperation, type Operation } from "./operation";
+import { timeoutMsOf, type TimeoutOperation } from "./timeouts";
 import type { ProviderImpl } from "./types";
 
 /**
- * Template calls retry transient failures for this long (templates have no ready timeout of their
- * own); a template create is still sent once unless it provably never left (sdk/retry.ts).
+ * The operation `kind` of the template of `props`: its calls retry transient failures until its
+ * one deadline, the `customTimeouts` the class carried (else 10 min), as a workload's do. A
+ * template create is still sent once unless it provably never left (sdk/retry.ts).
  */
-const TEMPLATE_CALL_BUDGET_MS = 5 * 60 * 1000; // 5 min
-const within = (ctx: ManagedContext): { deadline: number; signal: AbortSignal } => ({
-  deadline: ctx.now() + TEMPLATE_CALL_BUDGET_MS,
-  signal: ctx.cancelled,
-});
+function begin(ctx: ManagedContext, props: Props, kind: TimeoutOperation): Operation {
+  return startOperation(ctx, `${kind} of template ${String(props.name)}`, timeoutMsOf(props, kind));
+}
 
 function templateBodyOf(props: Props): TemplateCreate {
   const body: Props = {};
@@ -124,7 +125,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     async create(inputs) {
       return connected(ctx, inputs, secretsOf(inputs), async (conn) => {
         const client = ctx.client(conn);
-        const call = within(ctx);
+        const call = begin(ctx, inputs, "create").call;
         const t =
           typeof inputs.adoptId === "string"
             ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
@@ -146,7 +147,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       return connected(ctx, base, secretsOf(base), async (conn) => {
         let t: SavedTemplate;
         try {
-          t = await ctx.client(conn).getTemplate(templateId, within(ctx));
+          t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "update").call);
         } catch (err) {
           if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
           throw err;
@@ -177,7 +178,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       const { base, templateId } = locate(id, props);
       await connected(ctx, base, secretsOf(base), async (conn) => {
         try {
-          await ctx.client(conn).deleteTemplate(templateId, within(ctx));
+          await ctx.client(conn).deleteTemplate(templateId, begin(ctx, base, "delete").call);
         } catch (err) {
           if (!(err instanceof NotFoundError)) throw err; // 404: already gone
         }

@@ -1,30 +1,30 @@
 import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../sdk";
 import type { ProviderContext } from "./context";
 import { formatId } from "./ids";
-import type { TimeoutOperation } from "./timeouts";
+import type { Operation } from "./operation";
 import { describeWorkload, type WorkloadModel } from "./workload-model";
 
 /**
  * Waits for the workload of `m` to be ready (or gone), telling the user what is awaited and
- * each phase change. The timeout is that of `op` (`readyTimeoutSeconds`, the `customTimeouts` the
- * resource class carried into the inputs: the dynamic provider host does not pass them on).
+ * each phase change, until the deadline of the operation `op` it is part of: the time its calls
+ * took is the wait's less (`readyTimeoutSeconds`, the `customTimeouts` the resource class carried
+ * into the inputs: the dynamic provider host does not pass them on).
  */
 export async function awaitWorkload(
   ctx: ProviderContext,
   client: WorkspaceClient,
   m: WorkloadModel,
   until: "ready" | "gone",
-  op: TimeoutOperation,
+  op: Operation,
   since?: Since,
 ): Promise<WorkloadStatus | undefined> {
-  const timeoutMs = m.options.timeoutMs[op];
+  const timeoutMs = op.remainingMs();
   const adminReady = until === "ready" && m.options.waitForAdminConsole;
   const handle = ctx.progress.begin(
     `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
     describeWaitGoal(until, adminReady),
     timeoutMs,
-    ctx.declarations.urnOf(client.baseUrl, client.workspace, m.identity.workloadId) ??
-      ctx.deleteUrns.urnOf(formatId(client.workspace, m.identity.workloadId)),
+    op.urn ?? ctx.deleteUrns.urnOf(formatId(client.workspace, m.identity.workloadId)),
   );
   let reached = false;
   try {
@@ -34,7 +34,7 @@ export async function awaitWorkload(
       adminReady,
       timeoutMs,
       since,
-      signal: ctx.cancelled,
+      signal: op.call.signal,
       onProgress: (p) => handle.report(p),
     });
     reached = true;

@@ -1,5 +1,6 @@
 import {
   NotFoundError,
+  outcomeUnknown,
   ReadinessTimeoutError,
   WorkloadFailedError,
   type CallOptions,
@@ -18,7 +19,7 @@ import { ResourceInitError } from "./init-error";
 import { CredentialVault, loginOf } from "./credentials-digest";
 import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "./takeover";
 import { checkAgainstService } from "./check-live";
-import { noteRetries } from "./retry-notes";
+import { startOperation, type Operation } from "./operation";
 import { restartOnce } from "./read-back";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
@@ -91,14 +92,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
   /** Passwords `check` took out of the inputs, for the `create` or `update` that follows it. */
   const credentials = new CredentialVault();
   /**
-   * The calls of one operation retry transient failures (429, 503, dropped connections) until the
-   * operation's deadline, its timeout (see `timeouts.ts`) from now, honouring `Retry-After`.
+   * The operation `kind` of the workload of `m`: its calls retry transient failures (429, 503,
+   * dropped connections) and its wait runs until one deadline, its timeout (timeouts.ts) from now.
    */
-  const within = (m: WorkloadModel, op: TimeoutOperation): CallOptions & { deadline: number } => ({
-    deadline: ctx.now() + m.options.timeoutMs[op],
-    signal: ctx.cancelled,
-    onRetry: noteRetries(ctx, `${op} of ${describeWorkload(m.identity)}`, urnOf(m)),
-  });
+  const begin = (m: WorkloadModel, kind: TimeoutOperation): Operation =>
+    startOperation(ctx, `${kind} of ${describeWorkload(m.identity)}`, m.options.timeoutMs[kind], urnOf(m));
   /** The URN `check` saw for the workload of `m`, for progress on its row. */
   const urnOf = (m: WorkloadModel): string | undefined =>
     ctx.declarations.urnOf(String(m.connection.baseUrl), String(m.connection.workspace), m.identity.workloadId);
@@ -109,21 +107,24 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     resourceId: string,
     m: WorkloadModel,
     what: string,
-    op: "create" | "update",
+    op: Operation,
     since?: { previous?: WorkloadStatus; requestedAt: number },
   ): Promise<Props> {
     const workloadId = m.identity.workloadId;
     try {
       const status = m.options.waitForReady
         ? await awaitWorkload(ctx, client, m, "ready", op, since)
-        : await client.getStatus(workloadId);
+        : await client.getStatus(workloadId, op.call);
       return writeWorkload(recorded(m, status));
     } catch (err) {
       // Cancelled (Ctrl-C): no more requests, the run is ending; the next `up` reads and waits.
+      // Past the deadline neither: the operation's budget is spent.
       const cancelled = ctx.cancelled.aborted;
       const last =
         lastStatusOf(err) ??
-        (cancelled ? undefined : await statusOrUndefined(client, workloadId).catch(() => undefined));
+        (cancelled || ctx.now() >= op.deadline
+          ? undefined
+          : await statusOrUndefined(client, workloadId, op.call).catch(() => undefined));
       const why = cancelled
         ? "the run was cancelled (Ctrl-C) while it waited"
         : (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
@@ -138,6 +139,52 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         writeWorkload(recorded(m, last)),
       );
     }
+  }
+
+  /**
+   * Sends the create. When its answer is lost (the deadline cut it, a reset after sending), the
+   * service may hold the workload: the resource is kept, with init errors and no status, so that
+   * the engine records it as this stack's and the next `up` sends it again (resumeCreateOrWait).
+   */
+  async function sendCreate(
+    client: WorkspaceClient,
+    resourceId: string,
+    m: WorkloadModel,
+    op: Operation,
+  ): Promise<void> {
+    try {
+      await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), op.call);
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw err;
+      const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      throw new ResourceInitError(
+        `${describeWorkload(m.identity)} may have been created, but the answer was lost: ${why}. It stays in the stack; the next \`pulumi up\` sends it again and waits.`,
+        resourceId,
+        writeWorkload(recorded(m, undefined)),
+      );
+    }
+  }
+
+  /**
+   * The update of a resource whose inputs did not change but whose last wait did not finish: it
+   * waits again; a create whose answer was lost (no status ever recorded) and that the service
+   * does not hold is sent again first.
+   */
+  async function resumeCreateOrWait(
+    client: WorkspaceClient,
+    resourceId: string,
+    m: WorkloadModel,
+    stored: WorkloadModel,
+  ): Promise<Props> {
+    const op = begin(m, "update");
+    if (
+      stored.status === undefined &&
+      (await statusOrUndefined(client, m.identity.workloadId, op.call)) === undefined
+    ) {
+      await sendCreate(client, resourceId, m, op);
+      return awaitOutputs(client, resourceId, m, "created", op);
+    }
+    return awaitOutputs(client, resourceId, m, "accepted earlier", op);
   }
 
   return {
@@ -178,7 +225,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const m = connectedTo(declared, conn);
         const id = m.identity.workloadId;
         const resourceId = formatId(conn.workspace, id);
-        const call = within(m, "create");
+        const op = begin(m, "create");
+        const call = op.call;
         // An existing id is taken over only on the user's word (`adopt`): see takeover.ts.
         const previous = await statusOrUndefined(client, id, call);
         const decision = takeover({
@@ -190,16 +238,16 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           throw new Error(alreadyExistsMessage(conn.workspace, id, previous, urnOf(m)));
         // An upsert would start a new generation and provision it again.
         if (decision === "record")
-          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", "create") };
+          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", op) };
         const requestedAt = ctx.now();
-        await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), call);
+        await sendCreate(client, resourceId, m, op);
         // Accepted: from here on the workload exists, and no failure may drop it from the stack.
         const outs = await awaitOutputs(
           client,
           resourceId,
           m,
           previous ? "adopted" : "created",
-          "create",
+          op,
           previous ? { previous, requestedAt } : undefined,
         );
         return { id: resourceId, outs };
@@ -211,7 +259,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       return connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
-        const call = within(stored, "update");
+        const call = begin(stored, "update").call;
         const status = await statusOrUndefined(client, workloadId, call);
         // Gone: an empty id drops the resource from the stack.
         if (status === undefined) return { id: "" };
@@ -242,11 +290,17 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
           if (!m.options.waitForReady || recordedReady(stored.status, m.options))
             return { outs: writeWorkload(recorded(m, stored.status)) };
-          return { outs: await awaitOutputs(ctx.client(conn), id, m, "accepted earlier", "update") };
+          return { outs: await resumeCreateOrWait(ctx.client(conn), id, m, stored) };
         }
         const client = ctx.client(conn);
-        const call = within(m, "update");
+        const op = begin(m, "update");
+        const call = op.call;
         const previous = await statusOrUndefined(client, workloadId, call);
+        // A create whose answer was lost, and which never reached the service: sent now, as declared.
+        if (previous === undefined && stored.status === undefined) {
+          await sendCreate(client, id, m, op);
+          return { outs: await awaitOutputs(client, id, m, "created", op) };
+        }
         if (previous === undefined || previous.phase === "Deleting") {
           const what = previous === undefined ? "no longer exists" : "is being deleted";
           throw new Error(
@@ -262,7 +316,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           );
         if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
         return {
-          outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", "update", {
+          outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", op, {
             previous,
             requestedAt,
           }),
@@ -283,15 +337,16 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           return;
         }
         const client = ctx.client(conn);
+        const op = begin(stored, "delete");
         try {
-          await client.deleteWorkload(workloadId, within(stored, "delete"));
+          await client.deleteWorkload(workloadId, op.call);
         } catch (err) {
           if (err instanceof NotFoundError) return; // already gone
           throw err;
         }
         // Gone means /status answers 404: only then is the id free for a replacement. The user
         // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
-        if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", "delete");
+        if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
       });
     },
   };

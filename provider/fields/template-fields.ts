@@ -12,6 +12,13 @@ export const TEMPLATE_FIELDS = Object.freeze({
   config: { role: "spec", change: "replace", quiet: true, doc: "the blueprint" },
   ...CONNECTION_FIELDS,
   adoptId: { role: "option", change: "local", doc: "take over the saved template with this id" },
+  customTimeouts: {
+    role: "option",
+    change: "local",
+    value: "timeouts",
+    argument: false,
+    doc: "the `customTimeouts` resource option (create, delete), carried by the class",
+  },
   templateId: { role: "output", change: "none", doc: "the service-generated id, `tpl_<hex>`" },
   createdAt: { role: "output", change: "none", doc: "when the service saved it" },
 } as const satisfies FieldTable);
@@ -25,7 +32,7 @@ export const TEMPLATE_RULES = Object.freeze({
   outputKeys: keysWithRole(table, "output"),
   connectionKeys: keysWithRole(table, "connection"),
   /** The class's arguments. */
-  argumentKeys: Object.keys(table).filter((k) => table[k].role !== "output"),
+  argumentKeys: Object.keys(table).filter((k) => table[k].role !== "output" && table[k].argument !== false),
   /** The class's properties, kept when undefined. */
   properties: new Set(propertyKeys(table)),
   replaceOnChanges: Object.keys(table).filter((k) => replaces(table[k].change)),

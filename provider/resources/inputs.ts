@@ -114,3 +114,11 @@ export function refuseDeepInput(className: string, name: string, field: string, 
     );
   }
 }
+
+/** The `customTimeouts` resource option, carried into the inputs: the dynamic provider host never gets it. */
+export function carriedTimeouts(opts: pulumi.CustomResourceOptions | undefined): Record<string, string> | undefined {
+  const t = opts?.customTimeouts;
+  if (!t) return undefined;
+  const set = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === "string" && v !== ""));
+  return Object.keys(set).length > 0 ? set : undefined;
+}

@@ -6,6 +6,7 @@ import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../hosted-resource";
 import { claimWorkloadId } from "./declared-ids";
 import {
+  carriedTimeouts,
   connectionProps,
   refuseDeepInput,
   secretOrUndefined,
@@ -47,14 +48,6 @@ function digestAsTheProgramRuns(
 ): pulumi.Output<string | undefined> | undefined {
   if (credentials === undefined) return undefined;
   return pulumi.secret(pulumi.all([workloadId, credentials]).apply(([id, login]) => credentialsDigestAsync(id, login)));
-}
-
-/** The `customTimeouts` resource option, carried into the inputs: the dynamic provider host never gets it. */
-function carriedTimeouts(opts: pulumi.CustomResourceOptions | undefined): Record<string, string> | undefined {
-  const t = opts?.customTimeouts;
-  if (!t) return undefined;
-  const set = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === "string" && v !== ""));
-  return Object.keys(set).length > 0 ? set : undefined;
 }
 
 /**

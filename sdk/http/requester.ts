@@ -95,7 +95,11 @@ export class Requester {
           path,
           headers,
           body,
-          timeoutMs: ctx.timeoutMs,
+          // No attempt outlives the call's deadline.
+          timeoutMs:
+            ctx.deadline === undefined
+              ? ctx.timeoutMs
+              : Math.max(1, Math.min(ctx.timeoutMs, ctx.deadline - attemptStarted)),
           signal: ctx.signal,
           operation: spec.operation,
           clock,

@@ -70,7 +70,7 @@ describe("workload provider failures", () => {
     expect(err.reasons).toEqual([err.message]);
     expect(err.message).toMatch(
       new RegExp(
-        `vm-ubuntu ${id} was created but did not become ready: timed out after 300 ms .* last phase Pending.*the next \`pulumi up\` waits for it again`,
+        `vm-ubuntu ${id} was created but did not become ready: timed out after \\d+ ms .* last phase Pending.*the next \`pulumi up\` waits for it again`,
       ),
     );
     expect(err.stack).toBe(`ResourceInitError: ${err.message}`);

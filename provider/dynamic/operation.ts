@@ -1,0 +1,37 @@
+import type { CallOptions } from "../../sdk";
+import type { ProviderContext } from "./context";
+import { noteRetries } from "./retry-notes";
+
+/**
+ * One provider method's operation (a create, an update, a delete, a read): its one deadline, the
+ * run's cancel signal, and the row its progress, retry notes and warnings go on. Every call and
+ * the wait of the method take their time from it, so an operation never runs past its timeout
+ * (`customTimeouts`, `readyTimeoutSeconds`): one budget, as pulumi-kubernetes' awaiter has no
+ * timer of its own and the operation's context carries the deadline.
+ */
+export interface Operation {
+  /** What it does, for messages: `create of pod web`. */
+  readonly what: string;
+  /** Epoch ms: when it began plus its timeout. */
+  readonly deadline: number;
+  /** The resource's row, when known. */
+  readonly urn: string | undefined;
+  /** The options of each call it makes: its deadline and signal, retries told on its row. */
+  readonly call: CallOptions & { deadline: number };
+  /** Time left until the deadline, in ms; at least 1, so that a wait started late ends at once. */
+  remainingMs(): number;
+  /** A warning worth reading after the run, on its row. */
+  warn(text: string): void;
+}
+
+export function startOperation(ctx: ProviderContext, what: string, timeoutMs: number, urn?: string): Operation {
+  const deadline = ctx.now() + timeoutMs;
+  return {
+    what,
+    deadline,
+    urn,
+    call: { deadline, signal: ctx.cancelled, onRetry: noteRetries(ctx, what, urn) },
+    remainingMs: () => Math.max(1, deadline - ctx.now()),
+    warn: (text) => ctx.progress.note(text, urn),
+  };
+}
