@@ -22,54 +22,59 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     io.out(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (command === "recover") return recover(rest, env, io);
+  if (command === "recover")
+    return runCommand(
+      "recover",
+      RECOVER_USAGE,
+      () => parseRecoverArgs(rest),
+      io,
+      (args) => runRecover(args, env, io),
+    );
   if (command !== "import") {
     io.err(`pulumi-wws: unknown command ${command}\n${USAGE}`);
     return 2;
   }
-  let args;
-  try {
-    args = parseImportArgs(rest, env);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`pulumi-wws import: ${err.message}\n${IMPORT_USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    io.out(IMPORT_USAGE);
-    return 0;
-  }
-  try {
-    const r = await runImport(args);
-    io.out(
-      `pulumi-wws import: wrote ${r.files.join(", ")} to ${r.dir}: ${r.workloads} workloads, ${r.templates} templates of workspace ${args.workspace}`,
-    );
-    for (const s of r.skipped) io.out(`  left out ${s.id}: ${s.why}`);
-    io.out(`Next: see ${r.dir}/README.md (npm install, pulumi stack init, the secrets to set, pulumi up).`);
-    return 0;
-  } catch (err) {
-    io.err(`pulumi-wws import: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
-  }
+  return runCommand(
+    "import",
+    IMPORT_USAGE,
+    () => parseImportArgs(rest, env),
+    io,
+    async (args) => {
+      const r = await runImport(args);
+      io.out(
+        `pulumi-wws import: wrote ${r.files.join(", ")} to ${r.dir}: ${r.workloads} workloads, ${r.templates} templates of workspace ${args.workspace}`,
+      );
+      for (const s of r.skipped) io.out(`  left out ${s.id}: ${s.why}`);
+      io.out(`Next: see ${r.dir}/README.md (npm install, pulumi stack init, the secrets to set, pulumi up).`);
+      return 0;
+    },
+  );
 }
 
-async function recover(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  let args;
+/** One command's frame: its flags parsed (a usage error exits 2), `--help`, then `run`, whose failure exits 1. */
+async function runCommand<A extends { help: boolean }>(
+  name: string,
+  usage: string,
+  parse: () => A,
+  io: Io,
+  run: (args: A) => Promise<number>,
+): Promise<number> {
+  let args: A;
   try {
-    args = parseRecoverArgs(argv);
+    args = parse();
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.err(`pulumi-wws recover: ${err.message}\n${RECOVER_USAGE}`);
+    io.err(`pulumi-wws ${name}: ${err.message}\n${usage}`);
     return 2;
   }
   if (args.help) {
-    io.out(RECOVER_USAGE);
+    io.out(usage);
     return 0;
   }
   try {
-    return await runRecover(args, env, io);
+    return await run(args);
   } catch (err) {
-    io.err(`pulumi-wws recover: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`pulumi-wws ${name}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
 }
