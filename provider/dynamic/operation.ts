@@ -12,6 +12,8 @@ import { noteRetries } from "./retry-notes";
 export interface Operation {
   /** What it does, for messages: `create of pod web`. */
   readonly what: string;
+  /** Its whole budget, ms: what a row shows a wait's time against. */
+  readonly timeoutMs: number;
   /** Epoch ms: when it began plus its timeout. */
   readonly deadline: number;
   /** The resource's row, when known. */
@@ -28,6 +30,7 @@ export function startOperation(ctx: ProviderContext, what: string, timeoutMs: nu
   const deadline = ctx.now() + timeoutMs;
   return {
     what,
+    timeoutMs,
     deadline,
     urn,
     call: { deadline, signal: ctx.cancelled, onRetry: noteRetries(ctx, what, urn) },

@@ -23,7 +23,8 @@ export async function awaitWorkload(
   const handle = ctx.progress.begin(
     `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
     describeWaitGoal(until, adminReady),
-    timeoutMs,
+    // The row shows the operation's whole budget; the wait has what its calls left of it.
+    op.timeoutMs,
     op.urn ?? ctx.deleteUrns.urnOf(formatId(client.workspace, m.identity.workloadId)),
   );
   let reached = false;
