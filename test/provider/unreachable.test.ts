@@ -62,6 +62,8 @@ describe("a service that stops answering", () => {
       env: h.env,
       progress: { write: (l) => lines.push(l) },
       waitTiming: { pollMinMs: 20, pollMaxMs: 200, unreachableMs: 4_000 },
+      // One attempt a read: reads fail at the poll's pace, so some fall between the 3 s grace and the 4 s window.
+      client: { retry: { maxAttempts: 1 } },
     });
     await h.ctl.pauseReconciler(); // the pod stays Pending
     const id = uid("dead");
