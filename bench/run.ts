@@ -9,6 +9,9 @@ import { addFanout, addPulumiUp, addReadiness, newReport, render, type FanoutRow
 import { renderSvg } from "./svg";
 import { measureProgramCpu } from "./program-cpu";
 import { runVmsVsPods } from "./vms";
+import type { Backend } from "./fleet";
+import { addFleet } from "./report-fleet";
+import { runScale, type ScalePlan } from "./scale";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -18,7 +21,9 @@ import { runVmsVsPods } from "./vms";
  * 3. `pulumi up` and `destroy` of 10 to 1,000 pods: wall time against the floor, CPU per process,
  * the provider's peak memory, bytes the CLI writes; 4. the service's fan-out to 1,000
  * subscribers; 5. VMs with a password against pods; 6. the stack program's CPU for 300 pods,
- * ours against `@pulumi/pulumi`'s. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * ours against `@pulumi/pulumi`'s; 7. pods at scale through examples/fleet: one stack of 1,000 and
+ * 2,000, and 2,000 in 8 stacks at once, on the file backend and on PostgreSQL (an hour or more:
+ * only with `--only=7`). Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one the README shows.
  */
@@ -33,6 +38,8 @@ export interface BenchPlan {
   /** undefined: scenario 3 is skipped, with `skipReason`. */
   pulumiUp?: Pick<PulumiUpOptions, "pods" | "rounds" | "pollMaxPods" | "destroy" | "floor" | "diagnostics">;
   skipReason?: string;
+  /** Scenario 7; undefined: skipped. */
+  scale?: ScalePlan;
 }
 
 /** About 30-35 s of measuring (plus the build): fits the 60 s of `--quick`. */
@@ -78,6 +85,7 @@ export const FULL_PLAN: BenchPlan = {
       label: "PULUMI_SKIP_CHECKPOINTS=true",
     })),
   },
+  scale: { single: [1000, 2000], fleet: { pods: 2000, stacks: 8 }, backends: ["file", "postgres"], parallelPods: 250 },
 };
 
 export interface Args {
@@ -91,9 +99,17 @@ export interface Args {
   vms?: number;
   /** Where the picture goes. @default bench/last-run.svg of the checkout, on a full run only */
   svg?: string;
+  /** Scenario 7's single-stack sizes, fleet (`pods/stacks`) and backends instead of the plan's. */
+  scale?: number[];
+  fleet?: { pods: number; stacks: number };
+  backends?: Backend[];
 }
 
+const USAGE =
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+
 export function parseArgs(argv: readonly string[]): Args {
+  // Scenario 7 takes an hour or more: it runs only when named.
   const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
@@ -103,10 +119,12 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (a.startsWith("--pods=")) args.pods = a.slice(7).split(",").map(Number);
     else if (a.startsWith("--vms=")) args.vms = Number(a.slice(6));
     else if (a.startsWith("--svg=")) args.svg = a.slice(6);
-    else
-      throw new Error(
-        `unknown argument ${a}\nUsage: npm run bench [-- --quick] [--only=1,2,3,4] [--pods=10,100] [--vms=100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`,
-      );
+    else if (a.startsWith("--scale=")) args.scale = a.slice(8).split(",").filter(Boolean).map(Number);
+    else if (/^--fleet=\d+\/\d+$/.test(a)) {
+      const [pods, stacks] = a.slice(8).split("/").map(Number);
+      args.fleet = { pods, stacks };
+    } else if (/^--backends=((file|postgres),?)+$/.test(a)) args.backends = a.slice(11).split(",") as Backend[];
+    else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Scenario 2 is counted in the rounds of scenario 1.
   if (args.only.has(2)) args.only.add(1);
@@ -239,6 +257,21 @@ export async function main(argv: readonly string[]): Promise<string> {
     progress(
       `program CPU of ${cpu.count} pods (constructed and registered, mocked engine): ${cpu.cpuMs} ms; sampled: ${owners}; most of @pulumi/pulumi's: ${cpu.topPulumi.map((f) => `${f.fn} ${f.ms} ms`).join(", ")}`,
     );
+  }
+
+  if (args.only.has(7)) {
+    if (!plan.scale) progress("scenario 7: skipped: left out of --quick (an hour or more)");
+    else {
+      const scale: ScalePlan = {
+        ...plan.scale,
+        single: args.scale ?? plan.scale.single,
+        fleet: args.fleet ?? plan.scale.fleet,
+        backends: args.backends ?? plan.scale.backends,
+      };
+      const { rows, failures } = await runScale(scale, { stepMs: plan.stepMs, progress });
+      addFleet(report, rows);
+      if (failures.length > 0) report.json.fleet_failures = failures;
+    }
   }
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
