@@ -44,6 +44,26 @@ describe("resource classes", () => {
     ).toEqual(["pod", "browser", "controller", "storage", "browser"]);
   });
 
+  it("should register with no stack traces of its own captured, and leave Error.stackTraceLimit as it was", async () => {
+    const captured: number[] = [];
+    const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
+    Error.prepareStackTrace = (err, frames) => {
+      captured.push(frames.length);
+      return prepare ? prepare(err, frames) : String(err);
+    };
+    try {
+      new Pod("traced", { workspace: "demo", image: "nginx" });
+    } finally {
+      Error.prepareStackTrace = prepare;
+    }
+    await settle();
+    expect(Error.stackTraceLimit).toBe(limit);
+    // The SDK's own source position (its limit) is the only trace with frames.
+    expect(captured.filter((n) => n > 0)).toHaveLength(1);
+    expect(captured.length).toBeGreaterThan(60);
+  });
+
   it.each([
     ["ubuntu", "vm-ubuntu"],
     ["ubuntu-desktop", "vm-ubuntu-desktop"],
