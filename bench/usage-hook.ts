@@ -6,7 +6,7 @@
  * to `$WWS_BENCH_RSS_DIR/<pid>.json` every 100 ms and at exit: the engine may kill the provider
  * rather than let it exit, so the last periodic write has to do then.
  */
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export type ProcessKind = "provider" | "program" | "language host" | "node";
@@ -27,7 +27,9 @@ export function kindOf(script: string): ProcessKind {
 
 /** The reports of the processes that ran with `WWS_BENCH_RSS_DIR=dir`. */
 export function readUsage(dir: string): ProcessUsage[] {
-  return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ProcessUsage);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ProcessUsage);
 }
 
 const dir = process.env.WWS_BENCH_RSS_DIR;
@@ -42,7 +44,10 @@ if (dir) {
         maxRssKb: usage.maxRSS,
         cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
       };
-      writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify(report));
+      // Whole or not at all: the bench may read it while a process still runs.
+      const file = join(dir, `${process.pid}.json`);
+      writeFileSync(`${file}.tmp`, JSON.stringify(report));
+      renameSync(`${file}.tmp`, file);
     } catch {
       // The bench removed the directory: nothing to report to.
     }
