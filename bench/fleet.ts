@@ -75,15 +75,27 @@ interface DriverOutput {
 
 let runCounter = 0;
 
-/** `node examples/fleet/fleet.js <args>` with `env`, killed (its whole process group) after `timeoutMs`. */
-function runDriver(root: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DriverOutput> {
+/**
+ * `node examples/fleet/fleet.js <args> --json` with `env`, killed (its whole process group) after
+ * `timeoutMs`; its output also goes to this process's stdout with `echo`.
+ */
+export function runDriver(
+  root: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  echo = false,
+): Promise<DriverOutput> {
   const child = spawn(process.execPath, [join(root, "examples", "fleet", "fleet.js"), ...args, "--json"], {
     env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  const keep = (d: Buffer): void => void (out = (out + d.toString()).slice(-16_000));
+  const keep = (d: Buffer): void => {
+    out = (out + d.toString()).slice(-16_000);
+    if (echo) process.stdout.write(d);
+  };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);
@@ -114,94 +126,141 @@ function stateBytes(backendDir: string | undefined, pg: Postgres | undefined, da
   return pg ? Number(pg.query(sql, database).trim()) : undefined;
 }
 
-/** One run: a fresh project and backend, each of `plan.ops` measured, then whatever is left destroyed. */
-export async function runFleet(ctx: FleetContext, plan: FleetRunPlan): Promise<FleetRow[]> {
+export interface FleetProject {
+  /** The project: examples/fleet's Pulumi.yaml and index.js, with this checkout as `pulumi-wws`. */
+  workDir: string;
+  /** The driver's environment: the backend, the service, the usage hook. */
+  env: NodeJS.ProcessEnv;
+  /** The stacks' checkpoints together, in bytes. */
+  stateBytes(): number | undefined;
+  /** Where each operation's usage reports go. */
+  tmp: string;
+  cleanup(): void;
+}
+
+/** A fresh copy of examples/fleet and a fresh backend: a directory, or a database of `ctx.postgres`. */
+export function fleetProject(ctx: FleetContext, backend: Backend, env: Record<string, string> = {}): FleetProject {
   const tmp = mkdtempSync(join(tmpdir(), "wws-bench-fleet-"));
   const workDir = join(tmp, "project");
   linkPackages(ctx.root, workDir);
   for (const f of ["Pulumi.yaml", "index.js"]) copyFileSync(join(ctx.root, "examples", "fleet", f), join(workDir, f));
   const database = `fleet${process.pid}x${++runCounter}`;
-  const backendDir = plan.backend === "file" ? join(tmp, "backend") : undefined;
+  const backendDir = backend === "file" ? join(tmp, "backend") : undefined;
   if (backendDir) mkdirSync(backendDir);
-  if (plan.backend === "postgres" && !ctx.postgres) throw new Error("a postgres run needs ctx.postgres");
-  const backendUrl = backendDir ? `file://${backendDir}` : ctx.postgres!.database(database);
+  if (backend === "postgres" && !ctx.postgres) throw new Error("a postgres run needs ctx.postgres");
   const hook = join(ctx.root, "dist", "bench", "usage-hook.js");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...cliEnv(ctx.pulumiBinDir, ctx.serviceUrl),
-    PULUMI_BACKEND_URL: backendUrl,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${hook}`.trim(),
-    ...plan.env,
+  return {
+    workDir,
+    tmp,
+    env: {
+      ...process.env,
+      ...cliEnv(ctx.pulumiBinDir, ctx.serviceUrl),
+      PULUMI_BACKEND_URL: backendDir ? `file://${backendDir}` : ctx.postgres!.database(database),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${hook}`.trim(),
+      ...env,
+    },
+    stateBytes: () => stateBytes(backendDir, ctx.postgres, database),
+    cleanup: () => rmSync(tmp, { recursive: true, force: true }),
+  };
+}
+
+/** One operation of the driver, measured. */
+async function measureOp(
+  ctx: FleetContext,
+  project: FleetProject,
+  plan: FleetRunPlan,
+  op: FleetOp,
+  args: string[],
+): Promise<FleetRow> {
+  const usageDir = mkdtempSync(join(project.tmp, "usage-"));
+  const before = {
+    cpu: childrenCpuMs(),
+    written: childrenWrittenBytes(),
+    service: processCpuMs(ctx.servicePid),
+    pg: ctx.postgres && processTreeCpuMs(ctx.postgres.pid),
+    load: loadavg()[0],
   };
   const pods = plan.stacks * plan.podsPerSlice;
+  const t0 = preciseNow();
+  const out = await runDriver(
+    ctx.root,
+    [op, ...args],
+    { ...project.env, WWS_BENCH_RSS_DIR: usageDir },
+    timeoutOf(pods),
+  );
+  const wallMs = preciseNow() - t0;
+  const [cpu, written] = [childrenCpuMs(), childrenWrittenBytes()];
+  const usage = readUsage(usageDir);
+  const cpuOf = (kinds: string[]): number => sum(usage.filter((u) => kinds.includes(u.kind)).map((u) => u.cpuMs));
+  const rssOf = (kind: string): number | undefined => {
+    const kb = usage.filter((u) => u.kind === kind).map((u) => u.maxRssKb);
+    return kb.length > 0 ? round(Math.max(...kb) / 1024, 0) : undefined;
+  };
+  const delta = (a: number | undefined, b: number | undefined): number | undefined =>
+    a !== undefined && b !== undefined ? a - b : undefined;
+  const s = (ms: number | undefined): number => round((ms ?? 0) / 1000, 1);
+  const service = processCpuMs(ctx.servicePid);
+  const pg = ctx.postgres && processTreeCpuMs(ctx.postgres.pid);
+  const nodeKinds = ["provider", "program", "language host", "node"];
+  const changes: Record<string, number> = {};
+  for (const st of out.stacks) addCounts(changes, op === "preview" ? st.plan : st.changes);
+  return {
+    label: plan.label,
+    backend: plan.backend,
+    stacks: plan.stacks,
+    pods,
+    op,
+    wallMs,
+    gateMs: Math.max(0, ...out.stacks.map((st) => st.previewMs ?? 0)) || undefined,
+    applyMs: Math.max(0, ...out.stacks.map((st) => st.applyMs ?? 0)) || undefined,
+    cpuS: {
+      cli: s((delta(cpu, before.cpu) ?? 0) - cpuOf(nodeKinds)),
+      program: s(cpuOf(["program"])),
+      provider: s(cpuOf(["provider"])),
+      "other node": s(cpuOf(["language host", "node"])),
+      service: s(delta(service, before.service)),
+      ...(pg !== undefined && before.pg !== undefined ? { postgres: s(pg - before.pg) } : {}),
+    },
+    peakRssMb: { provider: rssOf("provider"), program: rssOf("program") },
+    writtenBytes: delta(written, before.written),
+    stateBytes: project.stateBytes(),
+    load: [round(before.load, 1), round(loadavg()[0], 1)],
+    changes,
+  };
+}
+
+/** An operation on `pods` pods is given up after this long. */
+const timeoutOf = (pods: number): number => Math.max(10 * 60_000, pods * 1500);
+
+/** The driver's arguments for the stacks of `plan`. */
+export function driverArgs(
+  workDir: string,
+  plan: Pick<FleetRunPlan, "stacks" | "podsPerSlice" | "parallel">,
+): string[] {
   const args = [`--dir=${workDir}`, `--stacks=${plan.stacks}`, `--pods=${plan.podsPerSlice}`];
   if (plan.parallel !== undefined) args.push(`--parallel=${plan.parallel}`);
-  const timeoutMs = Math.max(10 * 60_000, pods * 1500);
+  return args;
+}
+
+/** One run: a fresh project and backend, each of `plan.ops` measured, then whatever is left destroyed. */
+export async function runFleet(ctx: FleetContext, plan: FleetRunPlan): Promise<FleetRow[]> {
+  const project = fleetProject(ctx, plan.backend, plan.env);
+  const args = driverArgs(project.workDir, plan);
   const rows: FleetRow[] = [];
   try {
     for (const op of plan.ops) {
-      const usageDir = join(tmp, `usage-${rows.length}`);
-      mkdirSync(usageDir);
-      const before = {
-        cpu: childrenCpuMs(),
-        written: childrenWrittenBytes(),
-        service: processCpuMs(ctx.servicePid),
-        pg: ctx.postgres && processTreeCpuMs(ctx.postgres.pid),
-        load: loadavg()[0],
-      };
-      const t0 = preciseNow();
-      const out = await runDriver(ctx.root, [op, ...args], { ...env, WWS_BENCH_RSS_DIR: usageDir }, timeoutMs);
-      const wallMs = preciseNow() - t0;
-      const [cpu, written] = [childrenCpuMs(), childrenWrittenBytes()];
-      const usage = readUsage(usageDir);
-      const cpuOf = (kinds: string[]): number => sum(usage.filter((u) => kinds.includes(u.kind)).map((u) => u.cpuMs));
-      const rssOf = (kind: string): number | undefined => {
-        const kb = usage.filter((u) => u.kind === kind).map((u) => u.maxRssKb);
-        return kb.length > 0 ? round(Math.max(...kb) / 1024, 0) : undefined;
-      };
-      const service = processCpuMs(ctx.servicePid);
-      const pg = ctx.postgres && processTreeCpuMs(ctx.postgres.pid);
-      const s = (ms: number | undefined): number => round((ms ?? 0) / 1000, 1);
-      const changes: Record<string, number> = {};
-      for (const st of out.stacks) addCounts(changes, op === "preview" ? st.plan : st.changes);
-      const row: FleetRow = {
-        label: plan.label,
-        backend: plan.backend,
-        stacks: plan.stacks,
-        pods,
-        op,
-        wallMs,
-        gateMs: Math.max(0, ...out.stacks.map((st) => st.previewMs ?? 0)) || undefined,
-        applyMs: Math.max(0, ...out.stacks.map((st) => st.applyMs ?? 0)) || undefined,
-        cpuS: {
-          cli: s(
-            cpu !== undefined && before.cpu !== undefined
-              ? cpu - before.cpu - cpuOf(["provider", "program", "language host", "node"])
-              : undefined,
-          ),
-          program: s(cpuOf(["program"])),
-          provider: s(cpuOf(["provider"])),
-          "other node": s(cpuOf(["language host", "node"])),
-          service: s(service !== undefined && before.service !== undefined ? service - before.service : undefined),
-          ...(pg !== undefined && before.pg !== undefined ? { postgres: s(pg - before.pg) } : {}),
-        },
-        peakRssMb: { provider: rssOf("provider"), program: rssOf("program") },
-        writtenBytes: written !== undefined && before.written !== undefined ? written - before.written : undefined,
-        stateBytes: stateBytes(backendDir, ctx.postgres, database),
-        load: [round(before.load, 1), round(loadavg()[0], 1)],
-        changes,
-      };
+      const row = await measureOp(ctx, project, plan, op, args);
       ctx.progress?.(
-        `${plan.label}, ${plan.backend}, ${plan.stacks} × ${plan.podsPerSlice} pods: ${op} ${(wallMs / 1000).toFixed(1)} s, changes ${JSON.stringify(changes)}, load ${row.load.join("→")}`,
+        `${plan.label}, ${plan.backend}, ${plan.stacks} × ${plan.podsPerSlice} pods: ${op} ${(row.wallMs / 1000).toFixed(1)} s, changes ${JSON.stringify(row.changes)}, CPU s ${JSON.stringify(row.cpuS)}, load ${row.load.join("→")}`,
       );
       rows.push(row);
     }
   } finally {
     if (plan.ops[plan.ops.length - 1] !== "destroy")
-      await runDriver(ctx.root, ["destroy", ...args], env, timeoutMs).catch((err: unknown) =>
-        ctx.progress?.(`cleanup destroy failed: ${String(err)}`),
+      await runDriver(ctx.root, ["destroy", ...args], project.env, timeoutOf(plan.stacks * plan.podsPerSlice)).catch(
+        (err: unknown) => ctx.progress?.(`cleanup destroy failed: ${String(err)}`),
       );
-    rmSync(tmp, { recursive: true, force: true });
+    project.cleanup();
   }
   return rows;
 }
