@@ -35,7 +35,10 @@ export interface ProgressOptions {
   write?: (line: string) => void;
   /** Interval of the summary (and, with `engine`, of each row's elapsed time). @default 10000 (10 s); 5000 with `engine` */
   summaryEveryMs?: number;
-  /** Above this many waits at once, per-workload lines stop and only summaries are written (lines only). @default 20 */
+  /**
+   * Above this many waits at once, per-workload lines stop and only summaries are written; on the
+   * engine's log, rows then change only with their phase (no elapsed-time ticks). @default 20
+   */
   maxDetailed?: number;
   /** @default the system clock */
   clock?: Clock;
@@ -217,7 +220,10 @@ export class ProgressReporter {
     const s = this.summary();
     if (s === undefined) return;
     if (!this.engine) return this.line(s);
-    for (const w of this.waits) if (w.readError === undefined) this.showRow(w);
+    // Each row's elapsed time, while few wait: with hundreds, a call to the engine (and an event the
+    // CLI writes) per wait every tick cost more than the waits themselves; their rows still change
+    // with their phase, and the Stack row's summary still ticks.
+    if (this.detailed()) for (const w of this.waits) if (w.readError === undefined) this.showRow(w);
     void this.engine.status(undefined, `wws: ${s}`);
   }
 

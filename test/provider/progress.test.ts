@@ -128,6 +128,21 @@ describe("ProgressReporter on the engine's log", () => {
     expect(e.sent.filter((s) => s.kind !== "status")).toEqual([]);
   });
 
+  it("should tick rows only while few waits run: with hundreds, a row changes with its phase alone", async () => {
+    const e = engine();
+    const clock = new FakeClock();
+    const r = new ProgressReporter({ engine: e.log, clock, maxDetailed: 20 });
+    const handles = Array.from({ length: 300 }, (_, i) => r.begin(`pod p${i}`, "to be ready", 600_000, `${URN}${i}`));
+    handles.forEach((h) => h.report(progress("Pending", 5)));
+    clock.advance(30_000);
+    handles.forEach((h) => h.report(progress("Running", 30_000)));
+    await Promise.all(handles.map((h) => h.end()));
+    const rows = e.sent.filter((s) => s.urn !== undefined);
+    // Pending, Running, and the clearing "": three calls a wait, however long it waited.
+    expect(rows).toHaveLength(900);
+    expect(e.sent.filter((s) => s.urn === undefined && s.text.startsWith("wws: still waiting"))).toHaveLength(6);
+  });
+
   it("should keep warnings under Diagnostics, once, on the resource", () => {
     const e = engine();
     const r = new ProgressReporter({ engine: e.log, clock: new FakeClock() });
