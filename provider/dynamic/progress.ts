@@ -37,7 +37,9 @@ export interface ProgressOptions {
   summaryEveryMs?: number;
   /**
    * Above this many waits at once, per-workload lines stop and only summaries are written; on the
-   * engine's log, rows then change only with their phase (no elapsed-time ticks). @default 20
+   * engine's log, a wait that begins then gets no status on its row but an unreadable status (each
+   * status is an engine call and an event the CLI writes and the Automation API reads: at 250
+   * pods at once, 3-4 per pod cost 2-4 s of CPU). @default 20
    */
   maxDetailed?: number;
   /** @default the system clock */
@@ -59,6 +61,10 @@ interface Wait {
   /** The service's message about the phase, for the row. */
   detail?: string;
   started: number;
+  /** Whether the wait has a row of its own: it began while at most `maxDetailed` waits ran. */
+  row: boolean;
+  /** Whether anything was written to its row (then `end` clears it). */
+  shown?: boolean;
   /** The last error of reads that keep failing; cleared by the next record. */
   readError?: string;
   settlingSaid?: boolean;
@@ -124,8 +130,9 @@ export class ProgressReporter {
 
   /** `label`: `vm-ubuntu web in workspace demo`; `goal`: `to be ready`; `urn`: the resource's, when known. */
   begin(label: string, goal: string, timeoutMs: number, urn?: string): ProgressHandle {
-    const wait: Wait = { label, goal, urn, timeoutMs, phase: "waiting", started: this.clock.now() };
+    const wait: Wait = { label, goal, urn, timeoutMs, phase: "waiting", started: this.clock.now(), row: false };
     this.waits.add(wait);
+    wait.row = this.detailed();
     // On a row, the first record (a moment away) says more than "waiting"; the tick covers a slow one.
     if (!this.engine && this.detailed()) this.line(`waiting up to ${formatDuration(timeoutMs)} for ${label} ${goal}`);
     this.schedule();
@@ -134,7 +141,7 @@ export class ProgressReporter {
       end: async () => {
         this.waits.delete(wait);
         if (this.waits.size === 0) this.stop();
-        if (!this.engine) return;
+        if (!this.engine || !wait.shown) return;
         // The step's own outcome (created, updated, failed) replaces the wait's status.
         let timer: TimerHandle | undefined;
         const grace = new Promise<void>((r) => (timer = this.clock.setTimeout(r, END_GRACE_MS)));
@@ -169,7 +176,7 @@ export class ProgressReporter {
       wait.phase = `${p.phase}, status unreadable`;
       wait.readError = p.readError.message;
       const text = `cannot read its status for ${formatDuration(p.readError.sinceMs)} (the service does not answer as it should: ${p.readError.message}); still waiting, up to ${formatDuration(wait.timeoutMs)} in all`;
-      if (this.engine) void this.engine.status(wait.urn, text);
+      if (this.engine) this.toRow(wait, text);
       else if (this.detailed()) this.line(`${wait.label}: ${text}`);
       return;
     }
@@ -179,7 +186,7 @@ export class ProgressReporter {
     wait.phase = phase;
     wait.detail = p.settling ? undefined : p.message;
     if (this.engine) {
-      this.showRow(wait);
+      if (wait.row) this.showRow(wait);
       // Accepted without evidence is worth reading after the run: once per wait.
       if (p.settling && !wait.settlingSaid) {
         wait.settlingSaid = true;
@@ -198,10 +205,12 @@ export class ProgressReporter {
   private showRow(wait: Wait): void {
     const elapsed = shortDuration(this.clock.now() - wait.started);
     const phase = wait.detail ? `${wait.phase} (${wait.detail})` : wait.phase;
-    void this.engine?.status(
-      wait.urn,
-      `waiting ${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`,
-    );
+    this.toRow(wait, `waiting ${wait.goal}: ${phase}, ${elapsed} of ${shortDuration(wait.timeoutMs)}`);
+  }
+
+  private toRow(wait: Wait, text: string): void {
+    wait.shown = true;
+    void this.engine?.status(wait.urn, text);
   }
 
   private detailed(): boolean {
@@ -220,10 +229,7 @@ export class ProgressReporter {
     const s = this.summary();
     if (s === undefined) return;
     if (!this.engine) return this.line(s);
-    // Each row's elapsed time, while few wait: with hundreds, a call to the engine (and an event the
-    // CLI writes) per wait every tick cost more than the waits themselves; their rows still change
-    // with their phase, and the Stack row's summary still ticks.
-    if (this.detailed()) for (const w of this.waits) if (w.readError === undefined) this.showRow(w);
+    for (const w of this.waits) if (w.row && w.readError === undefined) this.showRow(w);
     void this.engine.status(undefined, `wws: ${s}`);
   }
 
