@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_URN_KEY } from "./dynamic/props";
+import { quietRegistrationTraces } from "./registration-traces";
 
 /**
  * The provider each resource stores in its state, as `__provider`, once in its inputs and once in
@@ -49,14 +50,8 @@ export abstract class HostedResource extends pulumi.CustomResource {
   /**
    * `outputs`: the keys the class has a property for, kept even when undefined (the provider fills
    * them in). Every other undefined input is left out: the engine never sees one, and each key
-   * costs `@pulumi/pulumi` four promises, each with a captured stack trace.
-   *
-   * Those traces (64 of a Pod's 75) are captured while `super` registers the resource, and only
-   * `PULUMI_DEBUG_PROMISE_LEAKS` ever shows them; the program host maps every frame of each
-   * through source maps (source-map-support), which made them most of a program's CPU: 20.5 ms a
-   * pod, 3.7 ms with none captured (2,000 pods against the SDK's mocks, source-map-support on).
-   * So `super` runs with `Error.stackTraceLimit` 0 unless that variable is set. The resource's
-   * source position in the state is unchanged: the SDK takes it with its own limit.
+   * costs `@pulumi/pulumi` four promises, each with a captured stack trace (see
+   * `registration-traces.ts`).
    */
   protected constructor(
     kind: ProviderKind,
@@ -70,12 +65,11 @@ export abstract class HostedResource extends pulumi.CustomResource {
     // The URN travels to `check` only (which removes it): the provider names resources by it.
     const urn = urnPromise(name, type, opts?.parent);
     const inputs = Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== undefined || outputs.has(k)));
-    const limit = Error.stackTraceLimit;
-    if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+    const restore = quietRegistrationTraces();
     try {
       super(type, name, { ...inputs, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
     } finally {
-      Error.stackTraceLimit = limit;
+      restore();
     }
   }
 }
