@@ -28,6 +28,8 @@ export interface FleetRunPlan {
   env?: Record<string, string>;
   /** `--parallel` of each `pulumi` run; `default`: the CLI's own (8 on 2 cores). @default 1000 */
   parallel?: number | "default";
+  /** Settings of the run's PostgreSQL database (`ALTER DATABASE … SET`), e.g. its TOAST compression. */
+  databaseSettings?: Record<string, string>;
 }
 
 export interface FleetRow {
@@ -139,7 +141,12 @@ export interface FleetProject {
 }
 
 /** A fresh copy of examples/fleet and a fresh backend: a directory, or a database of `ctx.postgres`. */
-export function fleetProject(ctx: FleetContext, backend: Backend, env: Record<string, string> = {}): FleetProject {
+export function fleetProject(
+  ctx: FleetContext,
+  backend: Backend,
+  env: Record<string, string> = {},
+  databaseSettings: Record<string, string> = {},
+): FleetProject {
   const tmp = mkdtempSync(join(tmpdir(), "wws-bench-fleet-"));
   const workDir = join(tmp, "project");
   linkPackages(ctx.root, workDir);
@@ -149,13 +156,16 @@ export function fleetProject(ctx: FleetContext, backend: Backend, env: Record<st
   if (backendDir) mkdirSync(backendDir);
   if (backend === "postgres" && !ctx.postgres) throw new Error("a postgres run needs ctx.postgres");
   const hook = join(ctx.root, "dist", "bench", "usage-hook.js");
+  const backendUrl = backendDir ? `file://${backendDir}` : ctx.postgres!.database(database);
+  for (const [key, value] of Object.entries(databaseSettings))
+    ctx.postgres?.query(`ALTER DATABASE "${database}" SET ${key} = '${value}'`);
   return {
     workDir,
     tmp,
     env: {
       ...process.env,
       ...cliEnv(ctx.pulumiBinDir, ctx.serviceUrl),
-      PULUMI_BACKEND_URL: backendDir ? `file://${backendDir}` : ctx.postgres!.database(database),
+      PULUMI_BACKEND_URL: backendUrl,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${hook}`.trim(),
       ...env,
     },
@@ -244,7 +254,7 @@ export function driverArgs(
 
 /** One run: a fresh project and backend, each of `plan.ops` measured, then whatever is left destroyed. */
 export async function runFleet(ctx: FleetContext, plan: FleetRunPlan): Promise<FleetRow[]> {
-  const project = fleetProject(ctx, plan.backend, plan.env);
+  const project = fleetProject(ctx, plan.backend, plan.env, plan.databaseSettings);
   const args = driverArgs(project.workDir, plan);
   const rows: FleetRow[] = [];
   try {

@@ -99,14 +99,15 @@ export interface Args {
   vms?: number;
   /** Where the picture goes. @default bench/last-run.svg of the checkout, on a full run only */
   svg?: string;
-  /** Scenario 7's single-stack sizes, fleet (`pods/stacks`) and backends instead of the plan's. */
+  /** Scenario 7's single-stack sizes, fleet (`pods/stacks`, or none), backends and `--parallel` size instead of the plan's. */
   scale?: number[];
-  fleet?: { pods: number; stacks: number };
+  fleet?: { pods: number; stacks: number } | "none";
   backends?: Backend[];
+  parallelCheck?: number;
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--backends=file,postgres] [--parallel-check=250] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenario 7 takes an hour or more: it runs only when named.
@@ -123,7 +124,9 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (/^--fleet=\d+\/\d+$/.test(a)) {
       const [pods, stacks] = a.slice(8).split("/").map(Number);
       args.fleet = { pods, stacks };
-    } else if (/^--backends=((file|postgres),?)+$/.test(a)) args.backends = a.slice(11).split(",") as Backend[];
+    } else if (a === "--fleet=none") args.fleet = "none";
+    else if (a.startsWith("--parallel-check=")) args.parallelCheck = Number(a.slice(17));
+    else if (/^--backends=((file|postgres),?)+$/.test(a)) args.backends = a.slice(11).split(",") as Backend[];
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Scenario 2 is counted in the rounds of scenario 1.
@@ -266,8 +269,9 @@ export async function main(argv: readonly string[]): Promise<string> {
       const scale: ScalePlan = {
         ...plan.scale,
         single: args.scale ?? plan.scale.single,
-        fleet: args.fleet ?? plan.scale.fleet,
+        fleet: args.fleet === "none" ? undefined : (args.fleet ?? plan.scale.fleet),
         backends: args.backends ?? plan.scale.backends,
+        parallelPods: args.parallelCheck ?? plan.scale.parallelPods,
       };
       const { rows, failures } = await runScale(scale, { stepMs: plan.stepMs, progress });
       addFleet(report, rows);

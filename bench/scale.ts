@@ -4,43 +4,72 @@ import { startPostgres, type Postgres } from "./postgres";
 import { pulumiBinDir, repoRoot } from "./pulumi-up";
 
 export interface ScalePlan {
-  /** Pods of one stack: the single-stack curve. */
+  /** Pods of one stack: the single-stack curve (none: left out). */
   single: number[];
-  /** The fleet: this many pods split evenly into `stacks` stacks. */
-  fleet: { pods: number; stacks: number };
+  /** The fleet: this many pods split evenly into `stacks` stacks (undefined: left out). */
+  fleet?: { pods: number; stacks: number };
   backends: Backend[];
-  /** `up` of one stack of this many pods at the CLI's default `--parallel` and at `--parallel` = the pods. */
+  /**
+   * `up` of one stack of this many pods at the CLI's default `--parallel` and at `--parallel` = the
+   * pods, alternating, twice each (0: left out).
+   */
   parallelPods: number;
 }
 
-/** Which runs scenario 7 makes, in order: the fleet first (the goal), then `--parallel`, then the single-stack curve. */
+const ALL_OPS = ["up", "preview", "refresh", "destroy"] as const;
+/** The engine's share: the same up and destroy without its checkpoint after every step. */
+const SKIP_CHECKPOINTS = { label: "PULUMI_SKIP_CHECKPOINTS=true", env: { PULUMI_SKIP_CHECKPOINTS: "true" } };
+
+/**
+ * Which runs scenario 7 makes, in order: the fleet first (the goal) with its diagnostics (without
+ * checkpoints; on PostgreSQL, with lz4 TOAST compression), then `--parallel`, then the
+ * single-stack curve.
+ */
 export function scaleRuns(plan: ScalePlan): FleetRunPlan[] {
-  const all = ["up", "preview", "refresh", "destroy"] as const;
   const runs: FleetRunPlan[] = [];
-  const { pods, stacks } = plan.fleet;
-  for (const backend of plan.backends)
-    runs.push({ label: "fleet", backend, stacks, podsPerSlice: Math.ceil(pods / stacks), ops: [...all] });
+  if (plan.fleet) {
+    const { pods, stacks } = plan.fleet;
+    const fleet = { stacks, podsPerSlice: Math.ceil(pods / stacks) };
+    for (const backend of plan.backends) {
+      runs.push({ label: "fleet", backend, ...fleet, ops: [...ALL_OPS] });
+      runs.push({
+        ...SKIP_CHECKPOINTS,
+        label: `fleet, ${SKIP_CHECKPOINTS.label}`,
+        backend,
+        ...fleet,
+        ops: ["up", "destroy"],
+      });
+      if (backend === "postgres")
+        runs.push({
+          label: "fleet, lz4 TOAST compression",
+          backend,
+          ...fleet,
+          ops: ["up", "destroy"],
+          databaseSettings: { default_toast_compression: "lz4" },
+        });
+    }
+  }
   const backend = plan.backends.includes("postgres") ? "postgres" : plan.backends[0];
-  for (const parallel of ["default", plan.parallelPods] as const)
-    runs.push({
-      label: `--parallel ${parallel}`,
-      backend,
-      stacks: 1,
-      podsPerSlice: plan.parallelPods,
-      ops: ["up"],
-      parallel,
-    });
+  if (plan.parallelPods > 0)
+    for (const parallel of ["default", plan.parallelPods, "default", plan.parallelPods] as const)
+      runs.push({
+        label: `--parallel ${parallel}`,
+        backend,
+        stacks: 1,
+        podsPerSlice: plan.parallelPods,
+        ops: ["up"],
+        parallel,
+      });
   for (const backend of plan.backends) {
     for (const n of plan.single) {
-      runs.push({ label: "1 stack", backend, stacks: 1, podsPerSlice: n, ops: [...all] });
-      // The engine's share: the same up and destroy without its checkpoint after every step.
+      runs.push({ label: "1 stack", backend, stacks: 1, podsPerSlice: n, ops: [...ALL_OPS] });
       runs.push({
-        label: "1 stack, PULUMI_SKIP_CHECKPOINTS=true",
+        ...SKIP_CHECKPOINTS,
+        label: `1 stack, ${SKIP_CHECKPOINTS.label}`,
         backend,
         stacks: 1,
         podsPerSlice: n,
         ops: ["up", "destroy"],
-        env: { PULUMI_SKIP_CHECKPOINTS: "true" },
       });
     }
   }

@@ -160,11 +160,16 @@ describe("bench measurement functions", () => {
     };
     expect(scaleRuns(plan).map((r) => `${r.label} ${r.stacks}×${r.podsPerSlice} ${r.ops.join(",")}`)).toEqual([
       "fleet 8×250 up,preview,refresh,destroy",
+      "fleet, PULUMI_SKIP_CHECKPOINTS=true 8×250 up,destroy",
+      "fleet, lz4 TOAST compression 8×250 up,destroy",
+      "--parallel default 1×250 up",
+      "--parallel 250 1×250 up",
       "--parallel default 1×250 up",
       "--parallel 250 1×250 up",
       "1 stack 1×1000 up,preview,refresh,destroy",
       "1 stack, PULUMI_SKIP_CHECKPOINTS=true 1×1000 up,destroy",
     ]);
+    expect(scaleRuns({ ...plan, fleet: undefined, parallelPods: 0, single: [] })).toEqual([]);
     const row = (label: string, stacks: number, op: FleetRow["op"], wallMs: number, provider?: number): FleetRow => ({
       label,
       backend: "postgres",
@@ -183,10 +188,15 @@ describe("bench measurement functions", () => {
       row("fleet", 8, "preview", 120_000),
       row("fleet", 8, "destroy", 90_000, 260),
       row("1 stack", 1, "up", 900_000),
+      row("fleet, lz4 TOAST compression", 8, "up", 120_000),
     ]);
-    expect(report.sections[0].rows).toHaveLength(4);
+    expect(report.sections[0].rows).toHaveLength(5);
     expect(report.targets.map((t) => [t.name, t.met, t.note])).toEqual([
-      ["fleet of 2000 pods in 8 stacks, PostgreSQL: up", true, "one stack of 2000: 900.0 s"],
+      [
+        "fleet of 2000 pods in 8 stacks, PostgreSQL: up",
+        true,
+        "one stack of 2000: 900.0 s; with lz4 TOAST compression: 120.0 s",
+      ],
       [
         "fleet of 2000 pods in 8 stacks, PostgreSQL: no-change preview",
         false,
