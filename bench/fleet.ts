@@ -96,7 +96,8 @@ export function runDriver(
   let out = "";
   const keep = (d: Buffer): void => {
     out = (out + d.toString()).slice(-16_000);
-    if (echo) process.stdout.write(d);
+    // The JSON line is for this process, not for a reader.
+    if (echo) process.stdout.write(d.toString().replace(/^\{.*\n?/gm, ""));
   };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
