@@ -134,7 +134,11 @@ async function main(argv) {
   let failed = false;
   let gateStopped = false;
   const pulumiCommand = await PulumiCommand.get();
-  const opened = await eachLimited(stacks, limit, (s) => stackOf(opts, pulumiCommand, s.slice));
+  // One stack first: the first use of a PostgreSQL backend creates its table, and eight CLIs
+  // creating it at once fail ("type pulumi_state already exists").
+  const [first, ...rest] = stacks;
+  const open = (s) => stackOf(opts, pulumiCommand, s.slice);
+  const opened = [...(await eachLimited([first], 1, open)), ...(await eachLimited(rest, limit, open))];
   opened.forEach(({ value, error }, i) => {
     stacks[i].stack = value;
     if (!error) return;
