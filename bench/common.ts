@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
@@ -13,6 +14,15 @@ export const STATUS_ROUTE = "GET /v1/tenants/:name/workloads/:id/status";
 
 /** Epoch ms with sub-ms precision: the clock of the service's transition records and `sentAt`. */
 export const preciseNow = (): number => performance.timeOrigin + performance.now();
+
+/** A port of 127.0.0.1 nothing listens on: bound, then closed (a wrong base URL's, or one to start a server on). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -149,6 +159,18 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   const fields = procFile(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
   return fields && fields.length > 13 ? (Number(fields[11]) + Number(fields[12])) * 10 : undefined;
+}
+
+/**
+ * CPU time of a process, of its children it reaped and of its live children, ms: a server that
+ * forks a process per connection (PostgreSQL).
+ */
+export function processTreeCpuMs(pid: number): number | undefined {
+  const fields = procFile(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
+  if (!fields || fields.length < 15) return undefined;
+  const own = fields.slice(11, 15).reduce((a, f) => a + Number(f), 0) * 10;
+  const children = procFile(`/proc/${pid}/task/${pid}/children`).split(" ").filter(Boolean);
+  return own + children.reduce((a, c) => a + (processCpuMs(Number(c)) ?? 0), 0);
 }
 
 /** CPU time of this process's reaped children (`cutime + cstime` of `/proc/self/stat`), ms. */

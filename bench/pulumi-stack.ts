@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { API_KEY, WORKSPACE, childrenCpuMs, childrenWrittenBytes, preciseNow, processCpuMs, round } from "./common";
 import type { WaitMode } from "./readiness";
+import { readUsage } from "./usage-hook";
 
 /**
  * One stack of scenario 3 on a fresh local file backend, and what one operation on it costs: wall
@@ -50,6 +51,31 @@ export interface BenchStackOptions {
   program: () => Promise<void>;
 }
 
+/**
+ * `workDir` with a `node_modules` where `pulumi-wws` is this checkout (its dist/) and `@pulumi` the
+ * checkout's: the program and the provider process (which loads `__provider` from the project
+ * dir) resolve both from there.
+ */
+export function linkPackages(root: string, workDir: string): void {
+  mkdirSync(join(workDir, "node_modules"), { recursive: true });
+  symlinkSync(root, join(workDir, "node_modules", "pulumi-wws"), "dir");
+  symlinkSync(join(root, "node_modules", "@pulumi"), join(workDir, "node_modules", "@pulumi"), "dir");
+}
+
+/** The environment of every `pulumi` run of the benchmarks, but its backend: the service's connection, no plugin downloads. */
+export function cliEnv(pulumiBinDir: string, url: string): Record<string, string> {
+  return {
+    PULUMI_CONFIG_PASSPHRASE: "wws-bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // The dynamic provider launcher, and this Node (>= 22), first on PATH.
+    PATH: [pulumiBinDir, dirname(process.execPath), process.env.PATH ?? ""].join(":"),
+    WWS_BASE_URL: url,
+    WWS_WORKSPACE: WORKSPACE,
+    WWS_API_KEY: API_KEY,
+  };
+}
+
 let stackCounter = 0;
 
 export async function newBenchStack(
@@ -61,22 +87,12 @@ export async function newBenchStack(
   const workDir = join(tmp, "project");
   const backendDir = join(tmp, "backend");
   const rssRoot = join(tmp, "rss");
-  for (const d of [join(workDir, "node_modules"), backendDir, rssRoot]) mkdirSync(d, { recursive: true });
-  // The provider process loads `__provider` from its cwd (the project dir): `pulumi-wws` (this
-  // checkout's dist/) and `@pulumi/pulumi` must resolve from there.
-  symlinkSync(options.root, join(workDir, "node_modules", "pulumi-wws"), "dir");
-  symlinkSync(join(options.root, "node_modules", "@pulumi"), join(workDir, "node_modules", "@pulumi"), "dir");
-  const hook = join(options.root, "dist", "bench", "provider-rss-hook.js");
+  for (const d of [backendDir, rssRoot]) mkdirSync(d, { recursive: true });
+  linkPackages(options.root, workDir);
+  const hook = join(options.root, "dist", "bench", "usage-hook.js");
   const envVars: Record<string, string> = {
+    ...cliEnv(options.pulumiBinDir, options.url),
     PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: "wws-bench",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // The dynamic provider launcher, and this Node (>= 22), first on PATH.
-    PATH: [options.pulumiBinDir, dirname(process.execPath), process.env.PATH ?? ""].join(":"),
-    WWS_BASE_URL: options.url,
-    WWS_WORKSPACE: WORKSPACE,
-    WWS_API_KEY: API_KEY,
     [WAIT_MODE_ENV]: options.mode,
     [POLL_INTERVAL_ENV]: String(options.pollIntervalMs),
     ...options.env,
@@ -103,9 +119,7 @@ export async function newBenchStack(
       const wallMs = preciseNow() - t0;
       const self = process.cpuUsage(self0);
       const [cpu1, written1, service1] = [childrenCpuMs(), childrenWrittenBytes(), processCpuMs(options.servicePid)];
-      const reports = readdirSync(rssDir).map(
-        (f) => JSON.parse(readFileSync(join(rssDir, f), "utf8")) as { maxRssKb: number; cpuMs: number },
-      );
+      const reports = readUsage(rssDir).filter((r) => r.kind === "provider");
       const providerMs = reports.length > 0 ? reports.reduce((a, r) => a + r.cpuMs, 0) : undefined;
       const childrenMs = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined;
       const cost: OpCost = {

@@ -8,6 +8,8 @@ export interface Report {
   pollIntervalMs: number;
   stepMs: number;
   rows: string[][];
+  /** Tables of their own, printed after the main one (scenario 8's columns are not the main table's). */
+  sections: Section[];
   targets: Target[];
   json: Record<string, unknown>;
 }
@@ -21,10 +23,16 @@ export interface Target {
   note?: string;
 }
 
+export interface Section {
+  title: string;
+  columns: string[];
+  rows: string[][];
+}
+
 export type FanoutRow = FanoutResult & { label: string };
 
 export function newReport(options: { quick: boolean; pollIntervalMs: number; stepMs: number }): Report {
-  return { ...options, rows: [], targets: [], json: { quick: options.quick } };
+  return { ...options, rows: [], sections: [], targets: [], json: { quick: options.quick } };
 }
 
 export const ms = (n: number | undefined): string =>
@@ -270,11 +278,11 @@ export { addPulumiUp } from "./report-up";
 
 const COLUMNS = ["scenario", "mode", "n", "p50", "p99", "status GETs/wait", "streams/ws", "notes"] as const;
 
-function table(rows: string[][]): string {
-  const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));
+function table(rows: string[][], columns: readonly string[] = COLUMNS): string {
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
-  return [line(COLUMNS), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+  return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
 /** The text printed on stdout: a heading, the table, the targets, and the JSON object as the last line. */
@@ -288,8 +296,8 @@ export function render(report: Report): string {
       "latency = waiter resolved − the service's own Running transition. Other load: CPU used by processes outside this benchmark.",
   );
   out.push("");
-  out.push(table(report.rows));
-  out.push("");
+  if (report.rows.length > 0) out.push(table(report.rows), "");
+  for (const s of report.sections) out.push(s.title, table(s.rows, s.columns), "");
   out.push("Targets:");
   for (const t of report.targets) {
     const mark = t.met === undefined ? "n/a " : t.met ? "MET " : "MISS";

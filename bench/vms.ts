@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { dirname } from "node:path";
 import { median, round, spawnService } from "./common";
 import { pulumiBinDir, repoRoot } from "./pulumi-up";
@@ -8,11 +9,15 @@ import { newBenchStack, type OpCost } from "./pulumi-stack";
  * `pulumi preview` (every resource a create), `pulumi up` of a fresh stack of `count`, then
  * `pulumi preview` again (no changes). Each VM's password is digested (scrypt, see
  * provider/dynamic/credentials-digest.ts) by its resource class as the program runs, at preview
- * and again at up. The kinds alternate for `rounds` rounds,
- * and each ratio is the median of the rounds': one run on a shared machine is noisy.
+ * and again at up. The kinds alternate for `rounds` rounds, and so does which goes first (pods in odd
+ * rounds, VMs in even ones): each ratio is the median of the rounds' for each order, since one run
+ * on a shared machine is noisy and the kind that runs second meets the other's leftovers (its
+ * destroyed workloads' history on the service, a warmer page cache).
  */
 export interface VmRow {
   kind: "pods" | "vms";
+  /** Which kind ran first in the row's round. */
+  first: "pods" | "vms";
   op: "preview" | "up" | "preview (no changes)";
   round: number;
   count: number;
@@ -33,7 +38,8 @@ export async function runVmsVsPods(options: {
   const rows: VmRow[] = [];
   try {
     for (let round = 1; round <= options.rounds; round++) {
-      for (const kind of ["pods", "vms"] as const) {
+      const order = round % 2 === 1 ? (["pods", "vms"] as const) : (["vms", "pods"] as const);
+      for (const kind of order) {
         const prefix = `${kind}${process.pid}r${round}`;
         const program = async (): Promise<void> => {
           const { Pod, VirtualMachine } = await import("../provider");
@@ -58,9 +64,9 @@ export async function runVmsVsPods(options: {
               op === "up" ? s.stack.up({ parallel: 1000 }) : s.stack.preview({ parallel: 1000 }),
             );
             options.progress?.(
-              `round ${round}: pulumi ${op} of ${options.count} ${kind}: ${(cost.wallMs / 1000).toFixed(1)} s`,
+              `round ${round}: pulumi ${op} of ${options.count} ${kind}: ${(cost.wallMs / 1000).toFixed(1)} s, CPU s ${JSON.stringify(cost.cpuS)}, load ${loadavg()[0].toFixed(1)}`,
             );
-            rows.push({ kind, op, round, count: options.count, cost });
+            rows.push({ kind, first: order[0], op, round, count: options.count, cost });
           }
           await s.stack.destroy({ parallel: 1000 });
         } finally {
@@ -74,8 +80,17 @@ export async function runVmsVsPods(options: {
   const wall = (kind: VmRow["kind"], op: VmRow["op"], round: number): number =>
     rows.find((r) => r.kind === kind && r.op === op && r.round === round)?.cost.wallMs ?? NaN;
   const rounds = Array.from({ length: options.rounds }, (_, i) => i + 1);
-  const ratio = (op: VmRow["op"]): number =>
-    round(median(rounds.map((r) => wall("vms", op, r) / wall("pods", op, r))), 2);
+  const ratio = (op: VmRow["op"], first?: VmRow["first"]): number =>
+    round(
+      median(
+        rounds
+          .filter((r) => first === undefined || (r % 2 === 1 ? "pods" : "vms") === first)
+          .map((r) => wall("vms", op, r) / wall("pods", op, r)),
+      ),
+      2,
+    );
+  const ratios = (first?: VmRow["first"]): Record<VmRow["op"], number> =>
+    Object.fromEntries(OPS.map((op) => [op, ratio(op, first)])) as Record<VmRow["op"], number>;
   return {
     rows,
     json: {
@@ -83,16 +98,14 @@ export async function runVmsVsPods(options: {
       rounds: options.rounds,
       rows: rows.map((r) => ({
         kind: r.kind,
+        first: r.first,
         op: r.op,
         round: r.round,
         wall_s: round(r.cost.wallMs / 1000, 2),
         cpu_s: r.cost.cpuS,
       })),
-      vms_over_pods: {
-        preview: ratio("preview"),
-        up: ratio("up"),
-        "preview (no changes)": ratio("preview (no changes)"),
-      },
+      vms_over_pods: ratios(),
+      vms_over_pods_by_order: { "pods first": ratios("pods"), "vms first": ratios("vms") },
     },
   };
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_URN_KEY } from "./dynamic/props";
+import { quietRegistrationTraces } from "./registration-traces";
 import { dynamicType } from "./resources/type-token";
 
 /**
@@ -50,7 +51,8 @@ export abstract class HostedResource extends pulumi.CustomResource {
   /**
    * `outputs`: the keys the class has a property for, kept even when undefined (the provider fills
    * them in). Every other undefined input is left out: the engine never sees one, and each key
-   * costs `@pulumi/pulumi` four promises, each with a captured stack trace.
+   * costs `@pulumi/pulumi` four promises, each with a captured stack trace (see
+   * `registration-traces.ts`).
    */
   protected constructor(
     kind: ProviderKind,
@@ -64,6 +66,11 @@ export abstract class HostedResource extends pulumi.CustomResource {
     // The URN travels to `check` only (which removes it): the provider names resources by it.
     const urn = urnPromise(name, type, opts?.parent);
     const inputs = Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== undefined || outputs.has(k)));
-    super(type, name, { ...inputs, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
+    const restore = quietRegistrationTraces();
+    try {
+      super(type, name, { ...inputs, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
+    } finally {
+      restore();
+    }
   }
 }

@@ -35,7 +35,12 @@ export interface ProgressOptions {
   write?: (line: string) => void;
   /** Interval of the summary (and, with `engine`, of each row's elapsed time). @default 10000 (10 s); 5000 with `engine` */
   summaryEveryMs?: number;
-  /** Above this many waits at once, per-workload lines stop and only summaries are written (lines only). @default 20 */
+  /**
+   * Above this many waits at once, per-workload lines stop and only summaries are written; on the
+   * engine's log, a wait that begins then gets no status on its row but an unreadable status (each
+   * status is an engine call and an event the CLI writes and the Automation API reads: at 250
+   * pods at once, 3-4 per pod cost 2-4 s of CPU). @default 20
+   */
   maxDetailed?: number;
   /** @default the system clock */
   clock?: Clock;
@@ -56,6 +61,10 @@ interface Wait {
   /** The service's message about the phase, for the row. */
   detail?: string;
   started: number;
+  /** Whether the wait has a row of its own: it began while at most `maxDetailed` waits ran. */
+  row: boolean;
+  /** Whether anything was written to its row (then `end` says how the wait ended there). */
+  shown?: boolean;
   /** The last error of reads that keep failing; cleared by the next record. */
   readError?: string;
   settlingSaid?: boolean;
@@ -127,9 +136,10 @@ export class ProgressReporter {
 
   /** `label`: `vm-ubuntu web in workspace demo`; `goal`: `to be ready`; `urn`: the resource's, when known. */
   begin(label: string, goal: string, timeoutMs: number, urn?: string): ProgressHandle {
-    const wait: Wait = { label, goal, urn, timeoutMs, phase: "waiting", started: this.clock.now() };
+    const wait: Wait = { label, goal, urn, timeoutMs, phase: "waiting", started: this.clock.now(), row: false };
     this.waits.add(wait);
     this.waitsSinceIdle++;
+    wait.row = this.detailed();
     // On a row, the first record (a moment away) says more than "waiting"; the tick covers a slow one.
     if (!this.engine && this.detailed()) this.line(`waiting up to ${formatDuration(timeoutMs)} for ${label} ${goal}`);
     this.schedule();
@@ -138,7 +148,7 @@ export class ProgressReporter {
       end: async (reached) => {
         this.waits.delete(wait);
         if (this.waits.size === 0) this.stop();
-        if (!this.engine) return;
+        if (!this.engine || !(wait.row || wait.shown)) return;
         // The last status says how the wait ended, beside the step's own outcome (created, failed).
         const elapsed = shortDuration(this.clock.now() - wait.started);
         const text = reached
@@ -191,7 +201,7 @@ export class ProgressReporter {
     wait.phase = phase;
     wait.detail = p.settling ? undefined : p.message;
     if (this.engine) {
-      this.showRow(wait);
+      if (wait.row) this.showRow(wait);
       // Accepted without evidence is worth reading after the run: once per wait.
       if (p.settling && !wait.settlingSaid) {
         wait.settlingSaid = true;
@@ -216,6 +226,7 @@ export class ProgressReporter {
   /** A status of the wait's own row; on the Stack row (its URN unknown) with the workload's name. */
   private rowStatus(wait: Wait, text: string): Promise<void> {
     if (!this.engine) return Promise.resolve();
+    wait.shown = true;
     return this.engine.status(wait.urn, wait.urn ? text : `wws: ${wait.label}: ${text}`);
   }
 
@@ -235,7 +246,7 @@ export class ProgressReporter {
     const s = this.summary();
     if (s === undefined) return;
     if (!this.engine) return this.line(s);
-    for (const w of this.waits) if (w.readError === undefined && w.urn) this.showRow(w);
+    for (const w of this.waits) if (w.row && w.readError === undefined && w.urn) this.showRow(w);
     this.summaryShown = true;
     void this.engine.status(undefined, `wws: ${s}`);
   }

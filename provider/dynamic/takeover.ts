@@ -1,6 +1,7 @@
 import type { CallOptions, WorkloadStatus, WorkspaceClient } from "../../sdk";
 import { describeUrn } from "./declarations";
 import { sameValue } from "./equal";
+import { sharedSpec } from "./shared-spec";
 import { specFields, type WorkloadModel } from "./workload-model";
 
 /**
@@ -9,7 +10,7 @@ import { specFields, type WorkloadModel } from "./workload-model";
  * with `adopt: true`: a workload already running the declaration is recorded without a request.
  */
 export async function runsDeclaredSpec(client: WorkspaceClient, m: WorkloadModel, call: CallOptions): Promise<boolean> {
-  const entry = (await client.getSpec(call)).workloads.find((w) => w.id === m.identity.workloadId);
+  const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === m.identity.workloadId);
   return entry !== undefined && entry.type === m.identity.type && sameValue(entry.spec, specFields(m));
 }
 

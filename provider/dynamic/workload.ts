@@ -21,6 +21,7 @@ import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "./takeover";
 import { checkAgainstService } from "./check-live";
 import { startOperation, type Operation } from "./operation";
 import { restartOnce } from "./read-back";
+import { sharedSpec } from "./shared-spec";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "./props";
 import { declaredTwice, describeUrn, recordHeld } from "./declarations";
@@ -263,7 +264,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const status = await statusOrUndefined(client, workloadId, call);
         // Gone: an empty id drops the resource from the stack.
         if (status === undefined) return { id: "" };
-        const entry = (await client.getSpec(call)).workloads.find((w) => w.id === workloadId);
+        const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === workloadId);
         const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
         const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
         const restarts = restartsOutsidePulumi(stored, status);

@@ -4,6 +4,9 @@ import { runFanout, sustainedRate } from "../../bench/fanout";
 import { measureReadiness } from "../../bench/readiness";
 import { addFanout, addPulumiUp, addReadiness, fanoutMeetsTarget, newReport, render } from "../../bench/report";
 import { parseArgs } from "../../bench/run";
+import type { FleetRow } from "../../bench/fleet";
+import { addFleet } from "../../bench/report-fleet";
+import { scaleRuns } from "../../bench/scale";
 
 /**
  * The benchmark's measurement functions at tiny sizes, against an in-process service: the shape
@@ -146,6 +149,58 @@ describe("bench measurement functions", () => {
     });
     expect(report.rows).toHaveLength(8); // the floor and 7 operations
     expect(report.rows.find((r) => r[0] === "3 up" && r[2] === "300 pods")?.[4]).toBe("5× floor");
+  });
+
+  it("should plan scenario 8's runs and report the fleet against its goal, the single stack beside it", () => {
+    const plan = {
+      single: [1000],
+      fleet: { pods: 2000, stacks: 8 },
+      backends: ["postgres" as const],
+    };
+    expect(scaleRuns(plan).map((r) => `${r.label} ${r.stacks}×${r.podsPerSlice} ${r.ops.join(",")}`)).toEqual([
+      "fleet 8×250 up,preview,refresh,destroy",
+      "fleet, PULUMI_SKIP_CHECKPOINTS=true 8×250 up,destroy",
+      "fleet, lz4 TOAST compression 8×250 up,destroy",
+      "1 stack 1×1000 up,preview,refresh,destroy",
+      "1 stack, PULUMI_SKIP_CHECKPOINTS=true 1×1000 up,destroy",
+    ]);
+    expect(scaleRuns({ ...plan, fleet: undefined, single: [] })).toEqual([]);
+    const row = (label: string, stacks: number, op: FleetRow["op"], wallMs: number, provider?: number): FleetRow => ({
+      label,
+      backend: "postgres",
+      stacks,
+      pods: 2000,
+      op,
+      wallMs,
+      cpuS: { cli: 1, program: 1, provider: 1, "other node": 1, service: 1, postgres: 1 },
+      peakRssMb: { provider },
+      load: [3, 4],
+      changes: {},
+    });
+    const report = newReport({ quick: false, pollIntervalMs: 2000, stepMs: 1250 });
+    addFleet(report, [
+      row("fleet", 8, "up", 150_000, 200),
+      row("fleet", 8, "preview", 120_000),
+      row("fleet", 8, "destroy", 90_000, 260),
+      row("1 stack", 1, "up", 900_000),
+      row("fleet, lz4 TOAST compression", 8, "up", 120_000),
+    ]);
+    expect(report.sections[0].rows).toHaveLength(5);
+    expect(report.targets.map((t) => [t.name, t.met, t.note])).toEqual([
+      [
+        "fleet of 2000 pods in 8 stacks, PostgreSQL: up",
+        true,
+        "one stack of 2000: 900.0 s; with lz4 TOAST compression: 120.0 s",
+      ],
+      [
+        "fleet of 2000 pods in 8 stacks, PostgreSQL: no-change preview",
+        false,
+        "one stack of 2000: not measured in this run",
+      ],
+      ["fleet of 2000 pods in 8 stacks, PostgreSQL: destroy", true, "one stack of 2000: not measured in this run"],
+      ["fleet of 2000 pods: provider peak RSS, per process", false, undefined],
+    ]);
+    expect(render(report)).toContain("Scenario 8: pods at scale");
   });
 
   it("should read the service's clock within a ms of ours (same process here)", async () => {

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { secretHits } from "../reliability/cli-helpers";
 import { newStackDir, type StackDir } from "../support/stack-dir";
-import { startPostgres, type Postgres } from "../support/postgres";
+import { startPostgres, type Postgres } from "../../bench/postgres";
 import { ensureBuilt, password, pulumiBinDir, serviceForFile, until } from "./harness";
 
 jest.setTimeout(5 * 60_000);

@@ -154,6 +154,30 @@ describe("ProgressReporter on the engine's log", () => {
     expect(e.sent.at(-1)).toEqual({ kind: "status", urn: URN, text: "stopped waiting after 3 s" });
   });
 
+  it("should give rows to the first waits only: with hundreds at once, the Stack row's summary counts the rest", async () => {
+    const e = engine();
+    const clock = new FakeClock();
+    const r = new ProgressReporter({ engine: e.log, clock, maxDetailed: 20 });
+    const handles = Array.from({ length: 300 }, (_, i) => r.begin(`pod p${i}`, "to be ready", 600_000, `${URN}${i}`));
+    handles.forEach((h) => h.report(progress("Pending", 5)));
+    clock.advance(12_000);
+    handles.forEach((h) => h.report(progress("Running", 12_000)));
+    await Promise.all(handles.map((h) => h.end(true)));
+    const rowsOf = (i: number) => e.sent.filter((s) => s.urn === `${URN}${i}`).map((s) => s.text);
+    // Pending, two ticks, Running, how it ended: on each of the first 20 rows.
+    expect(rowsOf(0)).toEqual([
+      "waiting to be ready: Pending, 0 s of 10 m",
+      "waiting to be ready: Pending, 5 s of 10 m",
+      "waiting to be ready: Pending, 10 s of 10 m",
+      "waiting to be ready: Running, 12 s of 10 m",
+      "ready after 12 s",
+    ]);
+    expect(rowsOf(19)).toHaveLength(5);
+    expect(rowsOf(20)).toEqual([]);
+    expect(e.sent.filter((s) => s.urn !== undefined)).toHaveLength(100);
+    expect(e.sent.filter((s) => s.urn === undefined && s.text.startsWith("wws: still waiting"))).toHaveLength(2);
+  });
+
   it("should keep warnings under Diagnostics, once, on the resource", () => {
     const e = engine();
     const r = new ProgressReporter({ engine: e.log, clock: new FakeClock() });

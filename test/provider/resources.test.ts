@@ -1,8 +1,11 @@
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Browser, Controller, Database, Pod, Template, VirtualMachine, Workload, Workspace } from "../../provider";
+import { withoutOwnFrames } from "../../provider/registration-traces";
 import { recordResources, secretOf, settle, valueOf, type Registered } from "./mocks";
 
 const API_KEY = "mock-Api-Key-4242";
+const PROVIDER_DIR = path.dirname(require.resolve("../../provider/hosted-resource"));
 const PASSWORD = "mock-Pass-Word-77";
 
 describe("resource classes", () => {
@@ -42,6 +45,38 @@ describe("resource classes", () => {
     expect(
       [find("pod"), find("browser"), find("controller"), find("db"), find("generic")].map((r) => r.inputs.type),
     ).toEqual(["pod", "browser", "controller", "storage", "browser"]);
+  });
+
+  it("should register with no stack traces of its own, the source position at the program's line", async () => {
+    const traces: string[][] = [];
+    const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
+    Error.prepareStackTrace = (err, frames) => {
+      traces.push(frames.map((f) => f.getFileName() ?? ""));
+      return prepare ? prepare(err, frames) : String(err);
+    };
+    try {
+      new Pod("traced", { workspace: "demo", image: "nginx" });
+    } finally {
+      Error.prepareStackTrace = prepare;
+    }
+    await settle();
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(traces.length).toBeGreaterThan(60);
+    // The SDK's source position is the only trace with frames: past its own and the one class
+    // level it skips (HostedResource), the next frame is this file, not a resource class.
+    const [position, ...none] = traces.filter((t) => t.length > 0);
+    expect(none).toEqual([]);
+    const ours = position.filter((f) => f.startsWith(`${PROVIDER_DIR}/`));
+    expect(ours).toEqual([path.join(PROVIDER_DIR, "hosted-resource.ts")]);
+    expect(position[position.indexOf(ours[0]) + 1]).toBe(__filename);
+  });
+
+  it("should leave out of a trace every frame of the package after its first", () => {
+    const own = (name: string) => path.join(PROVIDER_DIR, name);
+    const frames = ["sdk/resource.js", own("hosted-resource.ts"), own("resources/pod.ts"), "index.ts", own("x.ts")];
+    expect(withoutOwnFrames(frames, (f) => f)).toEqual(["sdk/resource.js", own("hosted-resource.ts"), "index.ts"]);
+    expect(withoutOwnFrames(["a.js", "b.js"], (f) => f)).toEqual(["a.js", "b.js"]);
   });
 
   it.each([

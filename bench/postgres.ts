@@ -3,13 +3,17 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { closedPort } from "./ports";
+import { closedPort } from "./common";
 
 /** A PostgreSQL server of a test's own: `url` is what `pulumi login` takes. */
 export interface Postgres {
   url: string;
-  /** `psql -At -c sql`: the rows, one a line, columns separated by `|`. */
-  query(sql: string): string;
+  /** `psql -At -c sql` in `database` (default `postgres`): the rows, one a line, columns separated by `|`. */
+  query(sql: string, database?: string): string;
+  /** A new, empty database of the server, and its `url`: a backend of its own. */
+  database(name: string): string;
+  /** The server's pid (the postmaster, whose children serve the connections). */
+  pid: number;
   stop(): void;
 }
 
@@ -57,10 +61,18 @@ export async function startPostgres(): Promise<Postgres> {
   const port = await closedPort();
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off`;
   run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "start"]);
-  const url = `postgres://pulumi:${password}@127.0.0.1:${port}/postgres?sslmode=disable`;
+  const urlOf = (db: string): string => `postgres://pulumi:${password}@127.0.0.1:${port}/${db}?sslmode=disable`;
+  const url = urlOf("postgres");
+  const query = (sql: string, database = "postgres"): string =>
+    execFileSync(path.join(bin, "psql"), [urlOf(database), "-At", "-c", sql], { encoding: "utf8" });
   return {
     url,
-    query: (sql) => execFileSync(path.join(bin, "psql"), [url, "-At", "-c", sql], { encoding: "utf8" }),
+    query,
+    database: (name) => {
+      query(`CREATE DATABASE "${name}"`);
+      return urlOf(name);
+    },
+    pid: Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]),
     stop: () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);
