@@ -8,4 +8,21 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
+  {
+    // The program's side reaches the provider process's code through one small interface.
+    files: ["provider/*.ts", "provider/resources/**/*.ts", "provider/fields/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.{1,2}/(\\.\\./)*dynamic/(?!program-side$)",
+              message: "The program's side imports the provider process's code through dynamic/program-side.ts only.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

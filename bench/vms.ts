@@ -8,7 +8,7 @@ import { newBenchStack, type OpCost } from "./pulumi-stack";
  * Scenario 5: VMs with a password against pods, side by side against one service: for each kind,
  * `pulumi preview` (every resource a create), `pulumi up` of a fresh stack of `count`, then
  * `pulumi preview` again (no changes). Each VM's password is digested (scrypt, see
- * provider/dynamic/credentials-digest.ts) by its resource class as the program runs, at preview
+ * provider/dynamic/credentials/digest.ts) by its resource class as the program runs, at preview
  * and again at up. The kinds alternate for `rounds` rounds, and so does which goes first (pods in odd
  * rounds, VMs in even ones): each ratio is the median of the rounds' for each order, since one run
  * on a shared machine is noisy and the kind that runs second meets the other's leftovers (its

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { WorkspaceClient, type FleetHosts, type WorkloadStatus, type WorkspaceConnection } from "../sdk";
-import { requireConnection } from "./dynamic/connection";
+import { requireConnection } from "./dynamic/program-side";
 import { Workspace } from "./resources/workspace";
 import type { ConnectionArgs } from "./resources/inputs";
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_URN_KEY } from "./dynamic/props";
+import { RESOURCE_URN_KEY } from "./dynamic/program-side";
 import { quietRegistrationTraces } from "./registration-traces";
 import { dynamicType } from "./resources/type-token";
 

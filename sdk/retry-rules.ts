@@ -4,7 +4,7 @@ import { ConnectionError, HttpError, RequestTimeoutError, RetriesExhaustedError 
  * What every caller makes of a failure, in one table: the calls' retries (`retry.ts`), the waits
  * (`wait/workload-wait.ts`), the event stream (`events/stream.ts`), the attempt that classifies a
  * dropped connection (`http/attempt.ts`) and the provider's read-back of a call whose outcome is
- * unknown (provider/dynamic/read-back.ts). undici keeps its equivalent in one `retryOpts`.
+ * unknown (provider/dynamic/service/read-back.ts). undici keeps its equivalent in one `retryOpts`.
  */
 export const RETRY_RULES = Object.freeze({
   /** Ask to come back later: 408 Request Timeout, 425 Too Early (RFC 8470), 429 Too Many Requests. */

@@ -1,4 +1,4 @@
-import type { Failure } from "../provider/dynamic/failures";
+import type { Failure } from "../provider/dynamic/inputs/failures";
 
 /**
  * A `check` failure as `pulumi preview` prints it (pulumi 3.259, step_generator.go

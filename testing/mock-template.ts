@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { checkTemplate } from "../provider/dynamic/check-template";
-import { formatId } from "../provider/dynamic/ids";
-import { PROVIDER_KEY, RESOURCE_URN_KEY } from "../provider/dynamic/props";
+import { checkTemplate } from "../provider/dynamic/templates/check";
+import { formatId } from "../provider/dynamic/inputs/ids";
+import { PROVIDER_KEY, RESOURCE_URN_KEY } from "../provider/dynamic/inputs/props";
 import { TEMPLATE_RULES } from "../provider/fields/template-fields";
 import { checkFailureText } from "./engine-text";
 import type { MockOutcome, MockRun, ProgramResource } from "./mock-run";

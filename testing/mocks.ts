@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Declarations } from "../provider/dynamic/declarations";
-import { RESOURCE_URN_KEY, type Props } from "../provider/dynamic/props";
+import { Declarations } from "../provider/dynamic/ownership/declarations";
+import { RESOURCE_URN_KEY, type Props } from "../provider/dynamic/inputs/props";
 import { TEMPLATE_RULES } from "../provider/fields/template-fields";
 import { WORKLOAD_RULES } from "../provider/fields/workload-rules";
 import { Template } from "../provider/resources/template";

@@ -1,9 +1,9 @@
 import { NotFoundError, WorkspaceClient, redact } from "../../sdk";
-import { requireConnection, type ConnectionSources } from "../../provider/dynamic/connection";
-import { describeUrn } from "../../provider/dynamic/declarations";
-import { formatId } from "../../provider/dynamic/ids";
-import { runsDeclaredSpec } from "../../provider/dynamic/takeover";
-import { parseWorkload } from "../../provider/dynamic/workload-model";
+import { requireConnection, type ConnectionSources } from "../../provider/dynamic/service/connection";
+import { describeUrn } from "../../provider/dynamic/ownership/declarations";
+import { formatId } from "../../provider/dynamic/inputs/ids";
+import { runsDeclaredSpec } from "../../provider/dynamic/ownership/takeover";
+import { parseWorkload } from "../../provider/dynamic/workloads/model";
 import { OUR_TYPE_PREFIX, type PendingOperation } from "./pending-creates";
 
 /** How long the reads about one pending create may retry (429, 503, a dropped connection). */

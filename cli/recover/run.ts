@@ -1,8 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { StackConfig } from "../../provider/dynamic/connection";
-import { RECOVER_COMMAND } from "../../provider/dynamic/takeover";
+import type { StackConfig } from "../../provider/dynamic/service/connection";
+import { RECOVER_COMMAND } from "../../provider/dynamic/ownership/takeover";
 import type { RecoverArgs } from "./args";
 import { ourPendingCreates, revealed, withPendingResolved, type ExportedStack } from "./pending-creates";
 import { nameOf, prove, type Verdict } from "./prove";

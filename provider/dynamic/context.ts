@@ -1,10 +1,10 @@
 import { WorkspaceClient, type ClientOptions } from "../../sdk";
-import type { Connection, ConnectionSources, StackConfig } from "./connection";
-import { Declarations } from "./declarations";
-import { DeleteUrns } from "./engine-deletes";
-import { Preflight } from "./preflight";
-import { ProgressReporter, type ProgressOptions } from "./progress";
-import type { WaitSettings } from "./wait-env";
+import type { Connection, ConnectionSources, StackConfig } from "./service/connection";
+import { Declarations } from "./ownership/declarations";
+import { DeleteUrns } from "./engine/deletes";
+import { Preflight } from "./service/preflight";
+import { ProgressReporter, type ProgressOptions } from "./engine/progress";
+import type { WaitSettings } from "./service/wait-env";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
@@ -22,7 +22,7 @@ export interface ProviderContext {
   now(): number;
   /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
   cancelled: AbortSignal;
-  /** Waiter settings: the environment's (`wait-env.ts`), timing overrides in tests. */
+  /** Waiter settings: the environment's (`service/wait-env.ts`), timing overrides in tests. */
   waitTiming?: WaitSettings;
 }
 

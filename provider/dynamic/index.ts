@@ -5,12 +5,12 @@
  * names `workload` and `template` and their methods stable: every stack's state refers to them.
  */
 import { createContext } from "./context";
-import { watchCancelRpc } from "./engine-cancel";
-import { connectEngineLog } from "./engine-log";
-import { isDynamicProviderHost, watchEngine } from "./engine-watchdog";
-import { createTemplateProvider } from "./template";
-import { waitTimingFromEnv } from "./wait-env";
-import { createWorkloadProvider } from "./workload";
+import { watchCancelRpc } from "./engine/cancel";
+import { connectEngineLog } from "./engine/log";
+import { isDynamicProviderHost, watchEngine } from "./engine/watchdog";
+import { createTemplateProvider } from "./templates/provider";
+import { waitTimingFromEnv } from "./service/wait-env";
+import { createWorkloadProvider } from "./workloads/provider";
 
 // Only in the host the engine started: a program or a test that imports this module is left alone.
 const inHost = isDynamicProviderHost();

@@ -1,6 +1,6 @@
 import type { CallOptions } from "../../sdk";
 import type { ProviderContext } from "./context";
-import { noteRetries } from "./retry-notes";
+import { noteRetries } from "./service/retry-notes";
 
 /**
  * One provider method's operation (a create, an update, a delete, a read): its one deadline, the

@@ -1,7 +1,13 @@
-import type { Failure } from "./failures";
-import type { DiffResult } from "./diff-workload";
-import type { StackConfig } from "./connection";
-import type { Props } from "./props";
+import type { Failure } from "./inputs/failures";
+import type { DiffResult } from "./diff-result";
+import type { StackConfig } from "./service/connection";
+import type { Props } from "./inputs/props";
+
+/** What `check` returns: the inputs as checked (connection settings found, transient keys gone) and every failure. */
+export interface CheckOutcome {
+  inputs: Props;
+  failures: Failure[];
+}
 
 /**
  * The methods `pulumi.dynamic.ResourceProvider` calls, with the shapes its host (`@pulumi/pulumi`

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk";
-import { PROVIDER_KEY } from "../dynamic/props";
+import { PROVIDER_KEY } from "../dynamic/program-side";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
 import { carriedTimeouts, connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";

@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk";
-import { credentialsDigestAsync } from "../dynamic/credentials-digest";
-import { DIGEST_KEY, NOT_SPEC_KEYS } from "../dynamic/props";
+import { DIGEST_KEY, NOT_SPEC_KEYS, credentialsDigestAsync } from "../dynamic/program-side";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../hosted-resource";
 import { claimWorkloadId } from "./declared-ids";

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { ControlClient, startService, type RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
-import { declaredBodyOf } from "../../provider/dynamic/workload-body";
+import { declaredBodyOf } from "../../provider/dynamic/workloads/body";
 import { PROVIDER_TEXT } from "../../provider/hosted-resource";
 import * as wws from "../../index";
 import { revealed, type StateResource } from "../../cli/recover/pending-creates";

@@ -25,7 +25,7 @@ it("should point a trace from the provider, read as the host reads it, at files 
   buildIfStale();
   const shipped = shippedFiles();
   expect(shipped.filter((f) => f.endsWith(".map"))).toEqual([]);
-  const module = path.join(ROOT, "dist/provider/dynamic/ids.js");
+  const module = path.join(ROOT, "dist/provider/dynamic/inputs/ids.js");
   const stack = execFileSync(
     process.execPath,
     [

@@ -1,7 +1,7 @@
-import { UNKNOWN } from "../../provider/dynamic/unknown";
-import { checkTemplate } from "../../provider/dynamic/check-template";
-import { checkWorkload } from "../../provider/dynamic/check-workload";
-import type { StackConfig } from "../../provider/dynamic/connection";
+import { UNKNOWN } from "../../provider/dynamic/inputs/unknown";
+import { checkTemplate } from "../../provider/dynamic/templates/check";
+import { checkWorkload } from "../../provider/dynamic/workloads/check";
+import type { StackConfig } from "../../provider/dynamic/service/connection";
 import { CORPUS } from "../reliability/corpus";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };

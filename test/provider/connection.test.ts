@@ -1,8 +1,8 @@
-import { connectionOf, requireConnection, resolveConnection } from "../../provider/dynamic/connection";
+import { connectionOf, requireConnection, resolveConnection } from "../../provider/dynamic/service/connection";
 import { createContext } from "../../provider/dynamic/context";
-import { Declarations } from "../../provider/dynamic/declarations";
-import { Preflight } from "../../provider/dynamic/preflight";
-import { UNKNOWN } from "../../provider/dynamic/unknown";
+import { Declarations } from "../../provider/dynamic/ownership/declarations";
+import { Preflight } from "../../provider/dynamic/service/preflight";
+import { UNKNOWN } from "../../provider/dynamic/inputs/unknown";
 import { workspaceConnection, type WorkspaceClient } from "../../sdk";
 
 const KEY = "conn-Key-Secret-7a11f4";

@@ -1,5 +1,5 @@
-import { diffWorkload } from "../../provider/dynamic/diff-workload";
-import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
+import { diffWorkload } from "../../provider/dynamic/workloads/diff";
+import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials/digest";
 import { PASSWORD, STUB, apiRequests, change, startHarness, up, type Harness } from "./harness";
 
 const vm = (password: string) => ({

@@ -1,9 +1,9 @@
-import { UNKNOWN } from "../../provider/dynamic/unknown";
-import { classifyWorkloadChanges, diffWorkload, type WorkloadChanges } from "../../provider/dynamic/diff-workload";
+import { UNKNOWN } from "../../provider/dynamic/inputs/unknown";
+import { classifyWorkloadChanges, diffWorkload, type WorkloadChanges } from "../../provider/dynamic/workloads/diff";
 import { createContext } from "../../provider/dynamic/context";
-import { createTemplateProvider } from "../../provider/dynamic/template";
-import { createWorkloadProvider } from "../../provider/dynamic/workload";
-import { sealCredentials } from "../../provider/dynamic/credentials-digest";
+import { createTemplateProvider } from "../../provider/dynamic/templates/provider";
+import { createWorkloadProvider } from "../../provider/dynamic/workloads/provider";
+import { sealCredentials } from "../../provider/dynamic/credentials/digest";
 
 const PASSWORD = "diff-Pass-Word-1";
 /** Last outputs of a VM in state: inputs plus what the service reported, the password sealed into a digest. */

@@ -4,7 +4,7 @@
  * provider protocol, the copy `@pulumi/pulumi` runs, and a client sending Delete as the engine does.
  */
 import { createRequire } from "node:module";
-import { DeleteUrns } from "../../provider/dynamic/engine-deletes";
+import { DeleteUrns } from "../../provider/dynamic/engine/deletes";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated stubs are untyped here */
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));

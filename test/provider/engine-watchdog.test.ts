@@ -4,7 +4,7 @@ import {
   parseEngineAddress,
   readProcStat,
   watchEngine,
-} from "../../provider/dynamic/engine-watchdog";
+} from "../../provider/dynamic/engine/watchdog";
 
 describe("engine watchdog", () => {
   it("should read the engine address the host is given, and nothing else", () => {

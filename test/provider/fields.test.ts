@@ -11,14 +11,14 @@ import {
 import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../../provider/fields/template-fields";
 import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "../../provider/fields/workload-fields";
 import { WORKLOAD_RULES, workloadRules } from "../../provider/fields/workload-rules";
-import { checkOptions } from "../../provider/dynamic/check-workload";
+import { checkOptions } from "../../provider/dynamic/workloads/check";
 import {
   classifyWorkloadChanges,
   diffOfChanges,
   notesOf,
   type WorkloadChanges,
-} from "../../provider/dynamic/diff-workload";
-import { databaseReplacement } from "../../provider/dynamic/data-loss";
+} from "../../provider/dynamic/workloads/diff";
+import { databaseReplacement } from "../../provider/dynamic/workloads/data-loss";
 
 /** A pod's state: every option set, Running at its generation. */
 const state = {

@@ -1,9 +1,9 @@
 import { ControlClient, type RunningService, type ServiceOptions } from "../../server";
 import { createContext, type ManagedContext } from "../../provider/dynamic/context";
-import { createTemplateProvider } from "../../provider/dynamic/template";
-import { createWorkloadProvider } from "../../provider/dynamic/workload";
+import { createTemplateProvider } from "../../provider/dynamic/templates/provider";
+import { createWorkloadProvider } from "../../provider/dynamic/workloads/provider";
 import type { ProviderImpl } from "../../provider/dynamic/types";
-import { OUTPUT_KEYS } from "../../provider/dynamic/props";
+import { OUTPUT_KEYS } from "../../provider/dynamic/inputs/props";
 import { WorkspaceClient } from "../../sdk";
 import { uniqueId } from "../support/ids";
 import { startTestService } from "../support/service";

@@ -1,5 +1,5 @@
-import type { EngineLog } from "../../provider/dynamic/engine-log";
-import { ProgressReporter } from "../../provider/dynamic/progress";
+import type { EngineLog } from "../../provider/dynamic/engine/log";
+import { ProgressReporter } from "../../provider/dynamic/engine/progress";
 import type { Clock, WorkloadStatus } from "../../sdk";
 
 /** A clock whose time moves only when told; timers fire as it passes them. */

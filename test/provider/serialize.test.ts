@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamic from "../../provider/dynamic";
-import { UNKNOWN } from "../../provider/dynamic/unknown";
+import { UNKNOWN } from "../../provider/dynamic/inputs/unknown";
 import { PROVIDER_TEXT } from "../../provider/hosted-resource";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;

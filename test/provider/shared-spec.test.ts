@@ -1,5 +1,5 @@
 import type { TenantSpec, WorkspaceClient } from "../../sdk";
-import { sharedSpec } from "../../provider/dynamic/shared-spec";
+import { sharedSpec } from "../../provider/dynamic/service/shared-spec";
 
 describe("sharedSpec", () => {
   function client(): { client: WorkspaceClient; calls: number; answer(spec: TenantSpec): void; fail(): void } {

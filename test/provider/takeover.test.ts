@@ -1,4 +1,4 @@
-import { takeover, type Takeover } from "../../provider/dynamic/takeover";
+import { takeover, type Takeover } from "../../provider/dynamic/ownership/takeover";
 
 describe("takeover", () => {
   it.each<[boolean, boolean, boolean, Takeover]>([

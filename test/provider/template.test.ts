@@ -1,6 +1,6 @@
 import { createContext } from "../../provider/dynamic/context";
-import { createTemplateProvider } from "../../provider/dynamic/template";
-import type { StackConfig } from "../../provider/dynamic/connection";
+import { createTemplateProvider } from "../../provider/dynamic/templates/provider";
+import type { StackConfig } from "../../provider/dynamic/service/connection";
 import type { WorkspaceClient } from "../../sdk";
 import { KEY, PASSWORD, STUB, apiRequests, startHarness, up, type Harness } from "./harness";
 

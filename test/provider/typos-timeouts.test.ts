@@ -1,8 +1,8 @@
-import { checkTemplate } from "../../provider/dynamic/check-template";
-import { checkWorkload } from "../../provider/dynamic/check-workload";
-import { restartsOutsidePulumi } from "../../provider/dynamic/recorded-status";
-import { closestName } from "../../provider/dynamic/suggest";
-import { parseDurationSeconds, timeoutMsOf } from "../../provider/dynamic/timeouts";
+import { checkTemplate } from "../../provider/dynamic/templates/check";
+import { checkWorkload } from "../../provider/dynamic/workloads/check";
+import { restartsOutsidePulumi } from "../../provider/dynamic/workloads/recorded-status";
+import { closestName } from "../../provider/dynamic/inputs/suggest";
+import { parseDurationSeconds, timeoutMsOf } from "../../provider/dynamic/inputs/timeouts";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
 const reasons = (failures: Array<{ property: string; reason: string }>): Record<string, string> =>

@@ -6,7 +6,7 @@
  * progress on the way, instead of retrying until the ready timeout.
  */
 import { createContext } from "../../provider/dynamic/context";
-import { createWorkloadProvider } from "../../provider/dynamic/workload";
+import { createWorkloadProvider } from "../../provider/dynamic/workloads/provider";
 import { closedPort } from "../support/ports";
 import { KEY, STUB, startHarness, uid, up, type Harness } from "./harness";
 

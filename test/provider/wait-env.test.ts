@@ -1,4 +1,4 @@
-import { waitTimingFromEnv } from "../../provider/dynamic/wait-env";
+import { waitTimingFromEnv } from "../../provider/dynamic/service/wait-env";
 
 describe("waitTimingFromEnv", () => {
   it("should leave the defaults alone when nothing is set", () => {

@@ -1,6 +1,6 @@
-import { ResourceInitError } from "../../provider/dynamic/init-error";
+import { ResourceInitError } from "../../provider/dynamic/engine/init-error";
 import { createContext } from "../../provider/dynamic/context";
-import { createWorkloadProvider } from "../../provider/dynamic/workload";
+import { createWorkloadProvider } from "../../provider/dynamic/workloads/provider";
 import type { WorkspaceClient } from "../../sdk";
 import {
   KEY,

@@ -1,9 +1,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials-digest";
-import { recorded } from "../../provider/dynamic/recorded-status";
-import { requestBodyOf } from "../../provider/dynamic/workload-body";
-import { parseWorkload, writeWorkload } from "../../provider/dynamic/workload-model";
+import { CredentialVault, credentialsDigest, sealCredentials } from "../../provider/dynamic/credentials/digest";
+import { recorded } from "../../provider/dynamic/workloads/recorded-status";
+import { requestBodyOf } from "../../provider/dynamic/workloads/body";
+import { parseWorkload, writeWorkload } from "../../provider/dynamic/workloads/model";
 
 type Props = Record<string, unknown>;
 

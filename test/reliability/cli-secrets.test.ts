@@ -173,7 +173,7 @@ async function searchEverywhere(after: string): Promise<void> {
  * `@pulumi/pulumi` (3.259.0 and 3.270.0 alike) logs every RegisterResource response of the program
  * at debug level, secret values in clear. They reach the engine's event stream as debug
  * diagnostics (and stdout with `--debug`). Since outputs keep no password and a preview registers
- * none (provider/dynamic/credentials-digest.ts) they are searched like everything else; they are
+ * none (provider/dynamic/credentials/digest.ts) they are searched like everything else; they are
  * also counted, and their hits reported apart.
  */
 function isSdkRegisterDebugLine(event: string): boolean {

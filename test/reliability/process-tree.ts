@@ -3,7 +3,7 @@
  * process before killing the CLI, and to see when that process is gone.
  */
 import * as fs from "node:fs";
-import { readProcStat } from "../../provider/dynamic/engine-watchdog";
+import { readProcStat } from "../../provider/dynamic/engine/watchdog";
 
 /** Every live process whose ancestry reaches `root` (not `root` itself). */
 export function descendantsOf(root: number): number[] {

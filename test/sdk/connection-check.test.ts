@@ -1,7 +1,7 @@
 import { InvalidOptionError, WorkspaceClient } from "../../sdk";
 import { DNS_LABEL_RULE } from "../../sdk/schemas";
 import { connectionSettingProblem, type ConnectionSetting } from "../../sdk/connection-check";
-import { connectionProblem } from "../../provider/dynamic/connection";
+import { connectionProblem } from "../../provider/dynamic/service/connection";
 
 const VALID = { baseUrl: "http://127.0.0.1:8787/api", workspace: "demo", apiKey: "k-1234" };
 

@@ -1,0 +1,10 @@
+/**
+ * All the program's side may use of the provider process's code: the resource classes
+ * (`provider/resources/`, `hosted-resource.ts`) and the functions (`functions.ts`) run in the
+ * Pulumi program, and reach `dynamic/` through this file only (a lint rule holds them to it). They
+ * write the property bag's reserved keys, the digest of a database's login (computed in the
+ * program, so the password never reaches the state) and resolve the connection as `check` will.
+ */
+export { DIGEST_KEY, NOT_SPEC_KEYS, PROVIDER_KEY, RESOURCE_URN_KEY } from "./inputs/props";
+export { credentialsDigestAsync } from "./credentials/digest";
+export { requireConnection } from "./service/connection";

@@ -1,0 +1,31 @@
+import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
+import { failureAt, type Failure } from "../inputs/failures";
+import { CONNECTION_KEYS, type Props } from "../inputs/props";
+
+/**
+ * Connection settings: each must be found (argument, stack config or environment) and valid.
+ * The workspace and base URL found are written into the checked inputs, so that the diff sees a
+ * change of either however it was set; the API key never is (an argument stays where it is, a
+ * secret; config and environment keys stay out of state).
+ */
+export function checkConnection(news: Props, sources: ConnectionSources, inputs: Props): Failure[] {
+  const failures: Failure[] = [];
+  const r = resolveConnection(news, sources);
+  for (const field of r.missing) failures.push(failureAt([field], missingSettingMessage(field)));
+  const workspaceValid = r.values.workspace !== undefined && !connectionProblem("workspace", r.values.workspace);
+  if (r.conflict && workspaceValid) failures.push(failureAt(["workspace"], r.conflict));
+  for (const field of CONNECTION_KEYS) {
+    const value = r.values[field];
+    if (value === undefined) continue;
+    const problem = connectionProblem(field, value);
+    if (problem)
+      failures.push(
+        failureAt(
+          [field],
+          `${problem}${r.from[field] === "args" ? "" : ` (from ${r.from[field] === "config" ? "the stack config" : "the environment"})`}`,
+        ),
+      );
+    else if (field !== "apiKey") inputs[field] = value;
+  }
+  return failures;
+}

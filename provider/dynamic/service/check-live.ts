@@ -1,0 +1,63 @@
+import { NotFoundError, type WorkloadStatus, type WorkspaceClient } from "../../../sdk";
+import { connectionOf, resolveConnection, type Connection } from "./connection";
+import type { ProviderContext } from "../context";
+import { failureAt, type Failure } from "../inputs/failures";
+import { alreadyExistsMessage } from "../ownership/takeover";
+import { PREFLIGHT_BUDGET_MS } from "./preflight";
+import { RESOURCE_URN_KEY, type Props } from "../inputs/props";
+import { containsUnknown } from "../inputs/unknown";
+
+async function statusIfAny(client: WorkspaceClient, id: string, deadline: number): Promise<WorkloadStatus | undefined> {
+  try {
+    return await client.getStatus(id, { deadline });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The client of the connection `news` resolve to, once the service answered a read with it; or
+ * the failure that says why not; undefined while a setting is not known or not valid (`check`
+ * reports those itself).
+ */
+export async function reachService(
+  ctx: ProviderContext,
+  news: Props,
+): Promise<{ client: WorkspaceClient; conn: Connection } | { failure: Failure } | undefined> {
+  const r = resolveConnection(news, ctx.sources());
+  const conn = r.conflict ? undefined : connectionOf(r);
+  if (conn === undefined) return undefined;
+  const client = ctx.client(conn);
+  const failure = await ctx.preflight.connection(client, conn, r);
+  return failure ? { failure } : { client, conn };
+}
+
+/**
+ * What `check` learns from the service with reads only, after the inputs passed every local
+ * rule: the connection works (base URL, key, workspace), a placement's region or host exists,
+ * and a new workload's id is not somebody else's. Skipped while a setting is not known (preview).
+ */
+export async function checkAgainstService(
+  ctx: ProviderContext,
+  olds: Props,
+  news: Props,
+  inputs: Props,
+): Promise<Failure[]> {
+  // A replacement's create is checked without olds, but replaces a resource that exists.
+  const isNew = !ctx.declarations.exists(news[RESOURCE_URN_KEY], olds.workloadId !== undefined);
+  const reached = await reachService(ctx, news);
+  if (reached === undefined || "failure" in reached) return reached ? [reached.failure] : [];
+  const { client, conn } = reached;
+  const failures: Failure[] = [];
+  if (!containsUnknown(inputs.placement)) {
+    const placement = await ctx.preflight.placement(client, conn, inputs.placement);
+    if (placement) failures.push(placement);
+  }
+  const id = inputs.workloadId;
+  if (!isNew || inputs.adopt === true || containsUnknown(inputs.adopt) || typeof id !== "string") return failures;
+  const live = await statusIfAny(client, id, ctx.now() + PREFLIGHT_BUDGET_MS).catch(() => undefined);
+  const urn = typeof news[RESOURCE_URN_KEY] === "string" ? news[RESOURCE_URN_KEY] : undefined;
+  if (live !== undefined) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live, urn)));
+  return failures;
+}

@@ -1,0 +1,153 @@
+import {
+  AbortedError,
+  ConnectionError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  RequestTimeoutError,
+  ResponseValidationError,
+  RetriesExhaustedError,
+  UnauthorizedError,
+  type FleetHosts,
+  type RetryNotice,
+  type WorkspaceClient,
+} from "../../../sdk";
+import { CONNECTION_SETTINGS, type Connection, type ConnectionField, type ResolvedConnection } from "./connection";
+import { failureAt, type Failure } from "../inputs/failures";
+
+/**
+ * How long one read-only check at preview may retry (429, 503, a dropped connection) before the
+ * preview fails: long enough to ride out throttling, short enough that a wrong URL fails in seconds.
+ */
+export const PREFLIGHT_BUDGET_MS = 20 * 1000; // 20 s
+/** Timeout of one attempt of a check: a URL that accepts connections and never answers. */
+const ATTEMPT_TIMEOUT_MS = 10 * 1000; // 10 s
+/** Connections refused or reset this long: nothing answers there (a throttled service does answer). */
+const UNREACHABLE_AFTER_MS = 4 * 1000; // 4 s
+
+/** `(from the stack config wws:apiKey)` */
+function origin(field: ConnectionField, r: ResolvedConnection): string {
+  const s = CONNECTION_SETTINGS[field];
+  const from = r.from[field];
+  if (from === "config") return ` (from the stack config ${s.config})`;
+  if (from === "env") return ` (from the environment variable ${s.env})`;
+  return "";
+}
+
+/** The cause under a give-up: what the last attempt met. */
+function rootOf(err: unknown): unknown {
+  return err instanceof RetriesExhaustedError ? err.lastError : err;
+}
+
+/** What the connection check's failure says, per answer; undefined for an answer that says nothing is wrong. */
+function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection): Failure | undefined {
+  const cause = rootOf(err);
+  const at = `the service at ${conn.baseUrl}${origin("baseUrl", r)}`;
+  const fixUrl = `check the base URL (${CONNECTION_SETTINGS.baseUrl.set}) and that the service runs`;
+  if (cause instanceof UnauthorizedError)
+    return failureAt(
+      ["apiKey"],
+      `the API key${origin("apiKey", r)} is not valid: ${at} answered 401 for workspace ${conn.workspace} (a mistyped, unknown or revoked key). Set the workspace's key: ${CONNECTION_SETTINGS.apiKey.set}`,
+    );
+  if (cause instanceof ForbiddenError)
+    return failureAt(
+      ["apiKey"],
+      `the API key${origin("apiKey", r)} belongs to another workspace than ${conn.workspace}${origin("workspace", r)}: ${at} answered 403. Use a key minted for ${conn.workspace}, or name the key's workspace`,
+    );
+  if (cause instanceof NotFoundError)
+    return failureAt(
+      ["workspace"],
+      `${at} does not know workspace ${conn.workspace}${origin("workspace", r)} (HTTP 404): check the workspace name, and that the base URL is the service's (its path included)`,
+    );
+  if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError)
+    return failureAt(["baseUrl"], `cannot reach ${at}: ${cause.message}. Nothing was sent; ${fixUrl}`);
+  if (cause instanceof ResponseValidationError)
+    return failureAt(["baseUrl"], `${at} answered, but not as the Workspace Workload Service does: ${fixUrl}`);
+  if (cause instanceof HttpError)
+    return failureAt(
+      ["baseUrl"],
+      `${at} did not answer the connection check within ${PREFLIGHT_BUDGET_MS / 1000} s: ${cause.message}`,
+    );
+  return undefined;
+}
+
+/**
+ * The read-only checks `check` makes, so that `pulumi preview` fails on what the service would
+ * refuse at `up`: the base URL answers, the key fits the workspace, a placement's region or host
+ * exists, a new workload's id is free. Each connection is checked once per process (the provider
+ * process serves one deployment), and the fleet read once per connection.
+ */
+export class Preflight {
+  // By `WorkspaceConnection.key`: the base URL, the workspace and a digest of the key.
+  private readonly connections = new Map<string, Promise<Failure | undefined>>();
+  private readonly fleets = new Map<string, Promise<FleetHosts | undefined>>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Whether the service answers at `conn` and accepts its key for its workspace. */
+  connection(client: WorkspaceClient, conn: Connection, r: ResolvedConnection): Promise<Failure | undefined> {
+    return once(this.connections, conn, () => {
+      const giveUp = new AbortController();
+      let unreachable: ConnectionError | undefined;
+      const call = {
+        ...this.call(),
+        signal: giveUp.signal,
+        onRetry: (n: RetryNotice) => {
+          if (!(n.error instanceof ConnectionError) || n.elapsedMs < UNREACHABLE_AFTER_MS) return;
+          unreachable = n.error;
+          giveUp.abort();
+        },
+      };
+      return client.getSpec(call).then(
+        () => undefined,
+        (err: unknown) => {
+          const failure = connectionFailure(err instanceof AbortedError && unreachable ? unreachable : err, conn, r);
+          if (failure === undefined) throw err;
+          return failure;
+        },
+      );
+    });
+  }
+
+  /** A placement's region or host that the fleet does not have; nothing when the service lists no fleet. */
+  async placement(client: WorkspaceClient, conn: Connection, placement: unknown): Promise<Failure | undefined> {
+    if (typeof placement !== "object" || placement === null) return undefined;
+    const { region, host } = placement as { region?: unknown; host?: unknown };
+    if (typeof region !== "string" && typeof host !== "string") return undefined;
+    const fleet = await once(this.fleets, conn, () =>
+      // The fleet endpoint is named, not specified: a service without it is not a reason to fail.
+      client.getFleetHosts(this.call()).catch((err: unknown) => {
+        if (err instanceof HttpError && (err.status === 404 || err.status === 501)) return undefined;
+        throw err;
+      }),
+    );
+    if (fleet === undefined) return undefined;
+    const regions = fleet.regions.map((g) => g.name);
+    if (typeof region === "string" && !regions.includes(region))
+      return failureAt(
+        ["placement", "region"],
+        `no region ${region} in the fleet; the regions are ${regions.join(", ")} (GET /v1/fleet/hosts). Pick one, or leave placement out for automatic placement`,
+      );
+    const hosts = fleet.regions.flatMap((g) => g.hosts.map((h) => h.name));
+    if (typeof host === "string" && !hosts.includes(host))
+      return failureAt(
+        ["placement", "host"],
+        `no host ${host} in the fleet; the hosts are ${hosts.join(", ")} (GET /v1/fleet/hosts). Pick one, or set a region instead`,
+      );
+    return undefined;
+  }
+
+  private call(): { deadline: number; timeoutMs: number } {
+    return { deadline: this.now() + PREFLIGHT_BUDGET_MS, timeoutMs: ATTEMPT_TIMEOUT_MS };
+  }
+}
+
+/** `make()` once per connection: later callers share the first answer. */
+function once<T>(cache: Map<string, Promise<T>>, { connection }: Connection, make: () => Promise<T>): Promise<T> {
+  let p = cache.get(connection.key);
+  if (p === undefined) {
+    p = make();
+    cache.set(connection.key, p);
+  }
+  return p;
+}

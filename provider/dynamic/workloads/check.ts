@@ -1,0 +1,119 @@
+import {
+  CREATE_BODY,
+  DAEMON_CREDENTIALS_RULE,
+  Name,
+  createBodyFields,
+  daemonEnabled,
+  WORKLOAD_TYPES,
+  WorkloadType,
+  isVmType,
+} from "../../../sdk";
+import type { ConnectionSources } from "../service/connection";
+import { checkConnection } from "../service/check-connection";
+import { failureAt, schemaFailures, type Failure } from "../inputs/failures";
+import type { OptionValue } from "../../fields/declaration";
+import { WORKLOAD_RULES, type WorkloadRules } from "../../fields/workload-rules";
+import { TRANSIENT_KEYS, type Props } from "../inputs/props";
+import { declaredBodyOf } from "./body";
+import { MAX_TIMEOUT_SECONDS, customTimeoutsFailures } from "../inputs/timeouts";
+import { containsUnknown, isUnknown } from "../inputs/unknown";
+import type { CheckOutcome } from "../types";
+
+/** Top-level names other than spec fields: what a misspelt argument may have been meant as. */
+const OTHER_ARGUMENTS = Object.entries(WORKLOAD_RULES.fields)
+  .filter(([k, f]) => f.role !== "output" && f.role !== "drift" && k !== "type")
+  .map(([k]) => k);
+
+const isSet = (v: unknown): boolean => v !== undefined && v !== null && !isUnknown(v);
+
+/** The problem of an option's value, by the value type its declaration gives; undefined when fine. */
+const OPTION_PROBLEMS: Record<OptionValue, (v: unknown) => string | undefined> = {
+  boolean: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
+  seconds: (v) =>
+    typeof v === "number" && Number.isFinite(v) && v > 0 && v <= MAX_TIMEOUT_SECONDS
+      ? undefined
+      : `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (24 h)`,
+  "restart-trigger": (v) =>
+    typeof v === "string" || typeof v === "number"
+      ? undefined
+      : "must be a string or a number; change it to restart the workload",
+  // Checked per operation below: the resource option's own shape.
+  timeouts: () => undefined,
+};
+
+export function checkOptions(news: Props, rules: WorkloadRules = WORKLOAD_RULES): Failure[] {
+  const failures: Failure[] = [];
+  for (const [key, value] of Object.entries(rules.optionValues)) {
+    const problem = isSet(news[key]) ? OPTION_PROBLEMS[value](news[key]) : undefined;
+    if (problem) failures.push(failureAt([key], problem));
+  }
+  return [...failures, ...customTimeoutsFailures(news)];
+}
+
+/**
+ * `check` of a workload: every failure of the inputs, per field, before any request is sent.
+ * Values not known yet (preview) are let through: their fields are not validated now, and
+ * `check` runs again with them known before `create` or `update`.
+ */
+export function checkWorkload(olds: Props, news: Props, sources: ConnectionSources): CheckOutcome {
+  const inputs: Props = { ...news };
+  for (const key of TRANSIENT_KEYS) delete inputs[key];
+  const failures = [...checkConnection(news, sources, inputs), ...checkOptions(news)];
+
+  const type = news.type;
+  const typeKnown = !isUnknown(type);
+  const typeValid = typeKnown && WorkloadType.safeParse(type).success;
+  if (typeKnown && !typeValid) {
+    failures.push(
+      failureAt(
+        ["type"],
+        `must be one of ${WORKLOAD_TYPES.join(", ")} (a VirtualMachine's os: ubuntu, ubuntu-desktop or windows)`,
+      ),
+    );
+  }
+  if (!typeValid) {
+    // Without a type there is no schema for the spec; the id can still be checked.
+    if (!isUnknown(news.workloadId) && !Name.safeParse(news.workloadId).success) {
+      failures.push(failureAt(["workloadId"], Name.safeParse(news.workloadId).error?.issues[0]?.message ?? "invalid"));
+    }
+    return { inputs, failures };
+  }
+
+  const body = declaredBodyOf(news) as unknown as Props;
+  const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
+  if (unknownKeys.has("id")) unknownKeys.add("workloadId");
+  for (const k of unknownKeys) delete body[k];
+  const schema = CREATE_BODY[type as WorkloadType];
+  const knownFields = createBodyFields(type as WorkloadType);
+  failures.push(
+    ...schemaFailures(schema, body, {
+      unknownKeys,
+      rename: { id: "workloadId" },
+      knownFields,
+      schema,
+      otherArguments: OTHER_ARGUMENTS,
+    }).failures,
+  );
+
+  // The schema allows a VM without credentials (an update may omit them); a new one needs them.
+  const isNew = olds.workloadId === undefined;
+  if (isVmType(type as string) && isNew && news.credentials === undefined && news.adopt !== true) {
+    failures.push(
+      failureAt(
+        ["credentials"],
+        "required for a new VM: set credentials ({username?, password}) to log in with; or set adopt: true to take over an existing VM",
+      ),
+    );
+  }
+  // Where the daemon is first enabled (an adopted VM's may be enabled already: the service knows).
+  else if (
+    isVmType(type as string) &&
+    daemonEnabled(news) &&
+    !daemonEnabled(olds) &&
+    news.credentials === undefined &&
+    !(isNew && news.adopt === true)
+  ) {
+    failures.push(failureAt(["credentials"], DAEMON_CREDENTIALS_RULE));
+  }
+  return { inputs, failures };
+}

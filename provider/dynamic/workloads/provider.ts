@@ -1,0 +1,354 @@
+import {
+  NotFoundError,
+  outcomeUnknown,
+  ReadinessTimeoutError,
+  WorkloadFailedError,
+  type CallOptions,
+  type WorkloadStatus,
+  type WorkloadType,
+  type WorkspaceClient,
+} from "../../../sdk";
+import { checkWorkload } from "./check";
+import type { Connection } from "../service/connection";
+import { connected } from "../service/connected";
+import type { ManagedContext } from "../context";
+import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
+import { guarded, secretsOf } from "../credentials/redacted-errors";
+import { formatId, parseId } from "../inputs/ids";
+import { ResourceInitError } from "../engine/init-error";
+import { CredentialVault, loginOf } from "../credentials/digest";
+import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "../ownership/takeover";
+import { checkAgainstService } from "../service/check-live";
+import { startOperation, type Operation } from "../operation";
+import { restartOnce } from "../service/read-back";
+import { sharedSpec } from "../service/shared-spec";
+import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
+import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
+import { databaseReplacement } from "./data-loss";
+import type { TimeoutOperation } from "../inputs/timeouts";
+import type { ProviderImpl } from "../types";
+import { awaitWorkload } from "./wait";
+import { requestBodyOf } from "./body";
+import { describeWorkload, parseWorkload, withSpec, writeWorkload, type WorkloadModel } from "./model";
+
+/** The status a failed wait saw last, when the error carries it. */
+function lastStatusOf(err: unknown): WorkloadStatus | undefined {
+  if (err instanceof ReadinessTimeoutError) return err.lastStatus;
+  if (err instanceof WorkloadFailedError) return err.status;
+  return undefined;
+}
+
+async function statusOrUndefined(
+  client: WorkspaceClient,
+  id: string,
+  call?: CallOptions,
+): Promise<WorkloadStatus | undefined> {
+  try {
+    return await client.getStatus(id, call);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The strings no error may show: the login and the API key the bag holds. */
+function secretsOfWorkload(m: WorkloadModel): string[] {
+  return secretsOf({ credentials: m.credentials, apiKey: m.connection.apiKey });
+}
+
+/** `m` with the workspace and base URL its connection resolved to (never the API key: see workloads/check.ts). */
+function connectedTo(m: WorkloadModel, conn: Connection): WorkloadModel {
+  return { ...m, connection: { ...m.connection, workspace: conn.workspace, baseUrl: conn.baseUrl } };
+}
+
+/** The stored bag of the resource `id`, parsed; its workspace and workload id are the ones the id names. */
+function locate(id: string, props: Props): WorkloadModel {
+  const { workspace, id: workloadId } = parseId(id, "workload");
+  const m = parseWorkload(props);
+  return { ...m, identity: { ...m.identity, workloadId }, connection: { ...m.connection, workspace } };
+}
+
+/** A live spec in place of the set spec fields of `stored` (a null one is kept: it sets nothing). */
+function liveSpec(stored: Props, live: Props): Props {
+  const unset = Object.entries(stored).filter(([, v]) => v === null);
+  return { ...Object.fromEntries(unset), ...live };
+}
+
+/** Why a delete sent nothing: the workload is now `holder`'s; `old` is the deleted resource's URN, when the engine's RPC showed it. */
+function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: string, old?: string): string {
+  const before = old ? `${describeUrn(old)} (${old})` : `the resource that held it before`;
+  return (
+    `warning: ${describeWorkload(stored.identity)} of workspace ${workspace} is now held by ${describeUrn(holder)} (${holder}), ` +
+    `which created or adopted it in this run: ${before} leaves the stack (id ${formatId(workspace, stored.identity.workloadId)}), ` +
+    `and its workload is not deleted`
+  );
+}
+
+/**
+ * The dynamic provider of every workload resource (`Workload`, `VirtualMachine`, `Pod`,
+ * `Browser`, `Controller`, `Database`). See `workloads/diff.ts` for what each change does.
+ */
+export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
+  /** Passwords `check` took out of the inputs, for the `create` or `update` that follows it. */
+  const credentials = new CredentialVault();
+  /**
+   * The operation `kind` of the workload of `m`: its calls retry transient failures (429, 503,
+   * dropped connections) and its wait runs until one deadline, its timeout (inputs/timeouts.ts) from now.
+   */
+  const begin = (m: WorkloadModel, kind: TimeoutOperation): Operation =>
+    startOperation(ctx, `${kind} of ${describeWorkload(m.identity)}`, m.options.timeoutMs[kind], urnOf(m));
+  /** The URN `check` saw for the workload of `m`, for progress on its row. */
+  const urnOf = (m: WorkloadModel): string | undefined =>
+    ctx.declarations.urnOf(String(m.connection.baseUrl), String(m.connection.workspace), m.identity.workloadId);
+
+  /** Waits for readiness after an accepted request, and gives the outputs; a failed wait keeps the resource, with init errors. */
+  async function awaitOutputs(
+    client: WorkspaceClient,
+    resourceId: string,
+    m: WorkloadModel,
+    what: string,
+    op: Operation,
+    since?: { previous?: WorkloadStatus; requestedAt: number },
+  ): Promise<Props> {
+    const workloadId = m.identity.workloadId;
+    try {
+      const status = m.options.waitForReady
+        ? await awaitWorkload(ctx, client, m, "ready", op, since)
+        : await client.getStatus(workloadId, op.call);
+      return writeWorkload(recorded(m, status));
+    } catch (err) {
+      // Cancelled (Ctrl-C): no more requests, the run is ending; the next `up` reads and waits.
+      // Past the deadline neither: the operation's budget is spent.
+      const cancelled = ctx.cancelled.aborted;
+      const last =
+        lastStatusOf(err) ??
+        (cancelled || ctx.now() >= op.deadline
+          ? undefined
+          : await statusOrUndefined(client, workloadId, op.call).catch(() => undefined));
+      const why = cancelled
+        ? "the run was cancelled (Ctrl-C) while it waited"
+        : (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      // A Failed workload stays Failed until something changes; a slow one may still get there.
+      const next =
+        err instanceof WorkloadFailedError
+          ? "fix the cause, then change its spec or `restartTrigger` and run `pulumi up`"
+          : "the next `pulumi up` waits for it again";
+      throw new ResourceInitError(
+        `${describeWorkload(m.identity)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
+        resourceId,
+        writeWorkload(recorded(m, last)),
+      );
+    }
+  }
+
+  /**
+   * Sends the create. When its answer is lost (the deadline cut it, a reset after sending), the
+   * service may hold the workload: the resource is kept, with init errors and no status, so that
+   * the engine records it as this stack's and the next `up` sends it again (resumeCreateOrWait).
+   */
+  async function sendCreate(
+    client: WorkspaceClient,
+    resourceId: string,
+    m: WorkloadModel,
+    op: Operation,
+  ): Promise<void> {
+    try {
+      await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), op.call);
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw err;
+      const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      throw new ResourceInitError(
+        `${describeWorkload(m.identity)} may have been created, but the answer was lost: ${why}. It stays in the stack; the next \`pulumi up\` sends it again and waits.`,
+        resourceId,
+        writeWorkload(recorded(m, undefined)),
+      );
+    }
+  }
+
+  /**
+   * The update of a resource whose inputs did not change but whose last wait did not finish: it
+   * waits again; a create whose answer was lost (no status ever recorded) and that the service
+   * does not hold is sent again first.
+   */
+  async function resumeCreateOrWait(
+    client: WorkspaceClient,
+    resourceId: string,
+    m: WorkloadModel,
+    stored: WorkloadModel,
+  ): Promise<Props> {
+    const op = begin(m, "update");
+    if (
+      stored.status === undefined &&
+      (await statusOrUndefined(client, m.identity.workloadId, op.call)) === undefined
+    ) {
+      await sendCreate(client, resourceId, m, op);
+      return awaitOutputs(client, resourceId, m, "created", op);
+    }
+    return awaitOutputs(client, resourceId, m, "accepted earlier", op);
+  }
+
+  return {
+    configure: async (req) => ctx.configure(req.config),
+
+    async check(olds, news) {
+      return guarded(
+        () => secretsOf(news),
+        async () => {
+          const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
+          recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
+          const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
+          if (twice) failures.push(twice);
+          if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
+          const stored = loginOf(olds.credentials)?.digest;
+          return { inputs: await credentials.seal(inputs, news[DIGEST_KEY], stored), failures };
+        },
+      );
+    },
+
+    async diff(_id, olds, news) {
+      // Classified once: comparing credentials may cost a digest (a 0.1.0 state keeps the password).
+      const changes = classifyWorkloadChanges(olds, news);
+      const declared = parseWorkload(news);
+      const replacement = databaseReplacement(changes, olds, news);
+      if (replacement && !replacement.allowed) throw replacement.error;
+      if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(declared));
+      // The engine's detailed diff shows such a change as an update like any other: its rule says what it does.
+      for (const note of notesOf(changes))
+        ctx.progress.note(`${describeWorkload(declared.identity)}: ${note}`, urnOf(declared));
+      return diffOfChanges(changes, olds);
+    },
+
+    async create(inputs) {
+      const declared = parseWorkload(inputs);
+      return connected(ctx, declared.connection, secretsOfWorkload(declared), async (conn) => {
+        const client = ctx.client(conn);
+        const m = connectedTo(declared, conn);
+        const id = m.identity.workloadId;
+        const resourceId = formatId(conn.workspace, id);
+        const op = begin(m, "create");
+        const call = op.call;
+        // An existing id is taken over only on the user's word (`adopt`): see ownership/takeover.ts.
+        const previous = await statusOrUndefined(client, id, call);
+        const decision = takeover({
+          exists: previous !== undefined,
+          adopt: m.options.adopt,
+          runsDeclaredSpec: previous !== undefined && m.options.adopt && (await runsDeclaredSpec(client, m, call)),
+        });
+        if (decision === "refuse" && previous)
+          throw new Error(alreadyExistsMessage(conn.workspace, id, previous, urnOf(m)));
+        // An upsert would start a new generation and provision it again.
+        if (decision === "record")
+          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", op) };
+        const requestedAt = ctx.now();
+        await sendCreate(client, resourceId, m, op);
+        // Accepted: from here on the workload exists, and no failure may drop it from the stack.
+        const outs = await awaitOutputs(
+          client,
+          resourceId,
+          m,
+          previous ? "adopted" : "created",
+          op,
+          previous ? { previous, requestedAt } : undefined,
+        );
+        return { id: resourceId, outs };
+      });
+    },
+
+    async read(id, props = {}) {
+      const stored = locate(id, props);
+      return connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+        const client = ctx.client(conn);
+        const workloadId = stored.identity.workloadId;
+        const call = begin(stored, "update").call;
+        const status = await statusOrUndefined(client, workloadId, call);
+        // Gone: an empty id drops the resource from the stack.
+        if (status === undefined) return { id: "" };
+        const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === workloadId);
+        const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
+        const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);
+        const restarts = restartsOutsidePulumi(stored, status);
+        const live: WorkloadModel = {
+          ...found,
+          connection: { ...found.connection, baseUrl: conn.baseUrl },
+          restartsOutsidePulumi: restarts,
+        };
+        const outs = writeWorkload(recorded(live, status));
+        // Live inputs: the next diff compares the program against what runs, not what was last applied.
+        return { id, props: outs, inputs: inputsOf(outs) };
+      });
+    },
+
+    async update(id, olds, news) {
+      const stored = parseWorkload(olds);
+      const declared = parseWorkload(news);
+      const secrets = [...secretsOfWorkload(stored), ...secretsOfWorkload(declared)];
+      return connected(ctx, declared.connection, secrets, async (conn) => {
+        const changes = classifyWorkloadChanges(olds, news);
+        const m = connectedTo(declared, conn);
+        const workloadId = m.identity.workloadId;
+        if (changes.updates.length === 0 && !changes.restart) {
+          // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
+          if (!m.options.waitForReady || recordedReady(stored.status, m.options))
+            return { outs: writeWorkload(recorded(m, stored.status)) };
+          return { outs: await resumeCreateOrWait(ctx.client(conn), id, m, stored) };
+        }
+        const client = ctx.client(conn);
+        const op = begin(m, "update");
+        const call = op.call;
+        const previous = await statusOrUndefined(client, workloadId, call);
+        // A create whose answer was lost, and which never reached the service: sent now, as declared.
+        if (previous === undefined && stored.status === undefined) {
+          await sendCreate(client, id, m, op);
+          return { outs: await awaitOutputs(client, id, m, "created", op) };
+        }
+        if (previous === undefined || previous.phase === "Deleting") {
+          const what = previous === undefined ? "no longer exists" : "is being deleted";
+          throw new Error(
+            `${describeWorkload(m.identity)} ${what} in workspace ${conn.workspace} (deleted outside Pulumi): run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`,
+          );
+        }
+        const requestedAt = ctx.now();
+        if (changes.updates.length > 0)
+          await client.upsertWorkload(
+            m.identity.type,
+            requestBodyOf(m, credentials, changes.updates.includes("credentials")),
+            call,
+          );
+        if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
+        return {
+          outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", op, {
+            previous,
+            requestedAt,
+          }),
+        };
+      });
+    },
+
+    async delete(id, props) {
+      const stored = locate(id, props);
+      await connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+        const workloadId = stored.identity.workloadId;
+        // Another resource of this deployment took this workload over (an adopt after a move):
+        // deleting it would delete theirs. Only this resource leaves the state.
+        const holder = ctx.declarations.newHolderOf(conn.baseUrl, conn.workspace, workloadId);
+        if (holder !== undefined) {
+          const old = ctx.deleteUrns.urnOf(id);
+          ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
+          return;
+        }
+        const client = ctx.client(conn);
+        const op = begin(stored, "delete");
+        try {
+          await client.deleteWorkload(workloadId, op.call);
+        } catch (err) {
+          if (err instanceof NotFoundError) return; // already gone
+          throw err;
+        }
+        // Gone means /status answers 404: only then is the id free for a replacement. The user
+        // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+        if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
+      });
+    },
+  };
+}

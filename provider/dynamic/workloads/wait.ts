@@ -1,0 +1,49 @@
+import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../../sdk";
+import type { ProviderContext } from "../context";
+import { formatId } from "../inputs/ids";
+import type { Operation } from "../operation";
+import { describeWorkload, type WorkloadModel } from "./model";
+
+/**
+ * Waits for the workload of `m` to be ready (or gone), telling the user what is awaited and
+ * each phase change, until the deadline of the operation `op` it is part of: the time its calls
+ * took is the wait's less (`readyTimeoutSeconds`, the `customTimeouts` the resource class carried
+ * into the inputs: the dynamic provider host does not pass them on).
+ */
+export async function awaitWorkload(
+  ctx: ProviderContext,
+  client: WorkspaceClient,
+  m: WorkloadModel,
+  until: "ready" | "gone",
+  op: Operation,
+  since?: Since,
+): Promise<WorkloadStatus | undefined> {
+  // What the operation's calls left of its budget, in whole seconds when a second or more is left
+  // (at most 0.5 s past the deadline): the wait's error then says "timed out after 2 s", not 1.8 s.
+  const left = op.remainingMs();
+  const timeoutMs = left >= 1000 ? Math.round(left / 1000) * 1000 : left;
+  const adminReady = until === "ready" && m.options.waitForAdminConsole;
+  const handle = ctx.progress.begin(
+    `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
+    describeWaitGoal(until, adminReady),
+    // The row shows the operation's whole budget; the wait has what its calls left of it.
+    op.timeoutMs,
+    op.urn ?? ctx.deleteUrns.urnOf(formatId(client.workspace, m.identity.workloadId)),
+  );
+  let reached = false;
+  try {
+    const status = await waitForWorkload(client, m.identity.workloadId, {
+      ...ctx.waitTiming,
+      until,
+      adminReady,
+      timeoutMs,
+      since,
+      signal: op.call.signal,
+      onProgress: (p) => handle.report(p),
+    });
+    reached = true;
+    return status;
+  } finally {
+    await handle.end(reached);
+  }
+}
