@@ -1,9 +1,9 @@
 /**
  * examples/fleet as it ships (its program, and its driver fleet.js run as a user runs it), on a
- * real PostgreSQL backend of the test's own: three stacks of five pods deployed at the same time,
- * previewed unchanged; a stack set to hold more pods would take its neighbour's and is refused at
- * preview with nothing sent; a fourth stack grows the fleet; one stack's destroy leaves the
- * others' workloads as they were. No timing is asserted: the sizes are the bench's (scenario 8).
+ * real PostgreSQL backend of the test's own: three stacks of five pods deployed at the same time;
+ * a stack set to hold more pods would take its neighbour's and is refused at preview with nothing
+ * sent; a fourth stack grows the fleet while the gate previews the three unchanged; one stack's
+ * destroy leaves the others' workloads as they were, and their preview unchanged. No timing is asserted: the sizes are the bench's (scenario 8).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -82,8 +82,8 @@ beforeAll(async () => {
     fs.copyFileSync(path.join(ROOT, "examples/fleet", f), path.join(project.workDir, f));
 });
 
-afterAll(async () => {
-  if (pg && project) await fleet(["destroy", "--stacks=4", "--remove"]);
+afterAll(() => {
+  // The workloads are the test's own service's, which stops with the file: nothing to destroy.
   project?.cleanup();
   pg?.stop();
 });
@@ -99,11 +99,6 @@ describe("examples/fleet on a shared PostgreSQL backend", () => {
     const ends = stacks.map((s) => s.appliedAt![1]);
     expect(Math.max(...starts)).toBeLessThan(Math.min(...ends));
     expect(Object.keys(await workloads()).sort()).toEqual(ids(0, 15).sort());
-  });
-
-  it("previews every stack unchanged", async () => {
-    const stacks = await ok(["preview", "--stacks=3"]);
-    expect(stacks.map((s) => s.plan)).toEqual([{}, {}, {}]);
   });
 
   it("refuses at preview a slice that would take another slice's workloads, with nothing sent", async () => {
@@ -124,7 +119,7 @@ describe("examples/fleet on a shared PostgreSQL backend", () => {
     expect(await workloads()).toEqual(before);
   });
 
-  it("grows the fleet by adding a stack, the others unchanged", async () => {
+  it("grows the fleet by adding a stack, the gate previewing the others unchanged", async () => {
     const before = await workloads();
     const stacks = await ok(["up", "--stacks=4", "--pods=5"]);
     expect(stacks.map((s) => s.plan)).toEqual([{}, {}, {}, { create: 5 }]);
