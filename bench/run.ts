@@ -12,7 +12,7 @@ import { runVmsVsPods } from "./vms";
 import { addParallel, runParallel } from "./parallel";
 import type { Backend } from "./fleet";
 import { addFleet } from "./report-fleet";
-import { runScale, type ScalePlan } from "./scale";
+import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./scale";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -87,7 +87,12 @@ export const FULL_PLAN: BenchPlan = {
       label: "PULUMI_SKIP_CHECKPOINTS=true",
     })),
   },
-  scale: { single: [1000, 2000], fleet: { pods: 2000, stacks: 8 }, backends: ["file", "postgres"] },
+  scale: {
+    single: [1000, 2000],
+    fleet: { pods: 2000, stacks: 8 },
+    backends: ["file", "postgres"],
+    fleetRuns: [...FLEET_VARIANTS],
+  },
 };
 
 export interface Args {
@@ -104,11 +109,13 @@ export interface Args {
   /** Scenario 8's single-stack sizes, fleet (`pods/stacks`, or none) and backends instead of the plan's. */
   scale?: number[];
   fleet?: { pods: number; stacks: number } | "none";
+  /** Which of the fleet's runs: `plain`, `skip` (no checkpoints), `lz4` (lz4 TOAST compression). */
+  fleetRuns?: FleetVariant[];
   backends?: Backend[];
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenario 8 takes an hour or more: it runs only when named.
@@ -126,6 +133,7 @@ export function parseArgs(argv: readonly string[]): Args {
       const [pods, stacks] = a.slice(8).split("/").map(Number);
       args.fleet = { pods, stacks };
     } else if (a === "--fleet=none") args.fleet = "none";
+    else if (/^--fleet-runs=((plain|skip|lz4),?)+$/.test(a)) args.fleetRuns = a.slice(13).split(",") as FleetVariant[];
     else if (/^--backends=((file|postgres),?)+$/.test(a)) args.backends = a.slice(11).split(",") as Backend[];
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
@@ -274,6 +282,7 @@ export async function main(argv: readonly string[]): Promise<string> {
         ...plan.scale,
         single: args.scale ?? plan.scale.single,
         fleet: args.fleet === "none" ? undefined : (args.fleet ?? plan.scale.fleet),
+        fleetRuns: args.fleetRuns ?? plan.scale.fleetRuns,
         backends: args.backends ?? plan.scale.backends,
       };
       const { rows, failures } = await runScale(scale, { stepMs: plan.stepMs, progress });

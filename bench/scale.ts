@@ -9,7 +9,13 @@ export interface ScalePlan {
   /** The fleet: this many pods split evenly into `stacks` stacks (undefined: left out). */
   fleet?: { pods: number; stacks: number };
   backends: Backend[];
+  /** Which of the fleet's runs (each on every backend; `lz4` on PostgreSQL only). */
+  fleetRuns: FleetVariant[];
 }
+
+export const FLEET_VARIANTS = ["plain", "skip", "lz4"] as const;
+/** The fleet as it is; without checkpoints (the engine's share); with lz4 TOAST compression on PostgreSQL. */
+export type FleetVariant = (typeof FLEET_VARIANTS)[number];
 
 const ALL_OPS = ["up", "preview", "refresh", "destroy"] as const;
 /** The engine's share: the same up and destroy without its checkpoint after every step. */
@@ -25,21 +31,24 @@ export function scaleRuns(plan: ScalePlan): FleetRunPlan[] {
   if (plan.fleet) {
     const { pods, stacks } = plan.fleet;
     const fleet = { stacks, podsPerSlice: Math.ceil(pods / stacks) };
+    const has = (v: FleetVariant): boolean => plan.fleetRuns.includes(v);
     for (const backend of plan.backends) {
-      runs.push({ label: "fleet", backend, ...fleet, ops: [...ALL_OPS] });
-      runs.push({
-        ...SKIP_CHECKPOINTS,
-        label: `fleet, ${SKIP_CHECKPOINTS.label}`,
-        backend,
-        ...fleet,
-        ops: ["up", "destroy"],
-      });
-      if (backend === "postgres")
+      if (has("plain")) runs.push({ label: "fleet", backend, ...fleet, ops: [...ALL_OPS] });
+      if (has("skip"))
+        runs.push({
+          ...SKIP_CHECKPOINTS,
+          label: `fleet, ${SKIP_CHECKPOINTS.label}`,
+          backend,
+          ...fleet,
+          ops: ["up", "destroy"],
+        });
+      if (has("lz4") && backend === "postgres")
         runs.push({
           label: "fleet, lz4 TOAST compression",
           backend,
           ...fleet,
-          ops: ["up", "destroy"],
+          // Every operation when it stands alone: then it is the fleet's own figures.
+          ops: has("plain") ? ["up", "destroy"] : [...ALL_OPS],
           databaseSettings: { default_toast_compression: "lz4" },
         });
     }

@@ -156,6 +156,7 @@ describe("bench measurement functions", () => {
       single: [1000],
       fleet: { pods: 2000, stacks: 8 },
       backends: ["postgres" as const],
+      fleetRuns: ["plain" as const, "skip" as const, "lz4" as const],
     };
     expect(scaleRuns(plan).map((r) => `${r.label} ${r.stacks}×${r.podsPerSlice} ${r.ops.join(",")}`)).toEqual([
       "fleet 8×250 up,preview,refresh,destroy",
