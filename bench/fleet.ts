@@ -65,9 +65,13 @@ export interface FleetContext {
   progress?: (line: string) => void;
 }
 
-interface DriverOutput {
+/** The driver's last line (`--json`). */
+export interface DriverOutput {
   failed: boolean;
   stacks: Array<{
+    name?: string;
+    /** When its `up` (or other operation) began and ended, epoch ms. */
+    appliedAt?: [number, number];
     previewMs?: number;
     applyMs?: number;
     plan?: Record<string, number>;
@@ -77,17 +81,25 @@ interface DriverOutput {
 
 let runCounter = 0;
 
+/** How one run of the driver ended: its exit, its output's last 16,000 characters, its JSON line if it printed one. */
+export interface DriverRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  result?: DriverOutput;
+}
+
 /**
  * `node examples/fleet/fleet.js <args> --json` with `env`, killed (its whole process group) after
- * `timeoutMs`; its output also goes to this process's stdout with `echo`.
+ * `timeoutMs`, however it ends; its output also goes to this process's stdout with `echo`.
  */
-export function runDriver(
+export function spawnDriver(
   root: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   echo = false,
-): Promise<DriverOutput> {
+): Promise<DriverRun> {
   const child = spawn(process.execPath, [join(root, "examples", "fleet", "fleet.js"), ...args, "--json"], {
     env,
     detached: true,
@@ -102,14 +114,26 @@ export function runDriver(
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);
-  return new Promise((resolve, reject) =>
+  return new Promise((resolve) =>
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       const last = out.trim().split("\n").pop() ?? "";
-      if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as DriverOutput);
-      else reject(new Error(`fleet.js ${args.join(" ")} ended with ${signal ?? code}:\n${out.slice(-4000)}`));
+      resolve({ code, signal, out, result: last.startsWith("{") ? (JSON.parse(last) as DriverOutput) : undefined });
     }),
   );
+}
+
+/** `spawnDriver`, for a run that must succeed: its JSON line, or an error with the end of its output. */
+export async function runDriver(
+  root: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  echo = false,
+): Promise<DriverOutput> {
+  const run = await spawnDriver(root, args, env, timeoutMs, echo);
+  if (run.code === 0 && run.result) return run.result;
+  throw new Error(`fleet.js ${args.join(" ")} ended with ${run.signal ?? run.code}:\n${run.out.slice(-4000)}`);
 }
 
 const sum = (values: Array<number | undefined>): number => values.reduce<number>((a, v) => a + (v ?? 0), 0);

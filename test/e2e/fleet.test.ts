@@ -3,23 +3,20 @@
  * real PostgreSQL backend of the test's own: three stacks of five pods deployed at the same time;
  * a stack set to hold more pods would take its neighbour's and is refused at preview with nothing
  * sent; a fourth stack grows the fleet while the gate previews the three unchanged; one stack's
- * destroy leaves the others' workloads as they were, and their preview unchanged. No timing is asserted: the sizes are the bench's (scenario 8).
+ * destroy leaves the others' workloads as they were, and their preview unchanged. No timing is
+ * asserted: the sizes are the bench's (scenario 8).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { spawnDriver, type DriverOutput } from "../../bench/fleet";
 import { startPostgres, type Postgres } from "../../bench/postgres";
 import { newStackDir, type StackDir } from "../support/stack-dir";
 import { ROOT, ensureBuilt, pulumiBinDir, serviceForFile } from "./harness";
 
-jest.setTimeout(5 * 60_000);
+type Stack = DriverOutput["stacks"][number];
 
-interface StackResult {
-  name: string;
-  plan?: Record<string, number>;
-  changes?: Record<string, number>;
-  appliedAt?: [number, number];
-}
+jest.setTimeout(5 * 60_000);
 
 const service = serviceForFile({ reconcileMs: 300 });
 let ws: { name: string; apiKey: string };
@@ -35,28 +32,13 @@ const env = (): NodeJS.ProcessEnv => ({
   WWS_API_KEY: ws.apiKey,
 });
 
-/** `node examples/fleet/fleet.js <args> --json` on the test's project: its exit code, output and JSON line. */
-function fleet(args: string[]): Promise<{ code: number | null; out: string; stacks: StackResult[] }> {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "examples/fleet/fleet.js"), ...args, `--dir=${project.workDir}`, "--json"],
-    {
-      env: env(),
-    },
-  );
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      const last = out.trim().split("\n").pop() ?? "";
-      const stacks = last.startsWith("{") ? (JSON.parse(last) as { stacks: StackResult[] }).stacks : [];
-      resolve({ code, out, stacks });
-    }),
-  );
+/** `node examples/fleet/fleet.js <args> --json` on the test's project: its exit code, output and stacks. */
+async function fleet(args: string[]): Promise<{ code: number | null; out: string; stacks: Stack[] }> {
+  const run = await spawnDriver(ROOT, [...args, `--dir=${project.workDir}`], env(), 5 * 60_000);
+  return { code: run.code, out: run.out, stacks: run.result?.stacks ?? [] };
 }
 
-const ok = async (args: string[]): Promise<StackResult[]> => {
+const ok = async (args: string[]): Promise<Stack[]> => {
   const r = await fleet(args);
   if (r.code !== 0) throw new Error(`fleet.js ${args.join(" ")} exited ${r.code}:\n${r.out.slice(-3000)}`);
   return r.stacks;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { linkPackages } from "../../bench/pulumi-stack";
 import { ROOT } from "./build";
 
 /** A temp project for the real CLI, with its own file backend. */
@@ -28,10 +29,8 @@ export function newStackDir(
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
   const workDir = path.join(tmp, "project");
   const backendDir = path.join(tmp, "backend");
-  fs.mkdirSync(path.join(workDir, "node_modules"), { recursive: true });
+  linkPackages(ROOT, workDir);
   fs.mkdirSync(backendDir);
-  fs.symlinkSync(ROOT, path.join(workDir, "node_modules/pulumi-wws"), "dir");
-  fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(workDir, "node_modules/@pulumi"), "dir");
   const envVars = {
     PULUMI_BACKEND_URL: `file://${backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: passphrase,

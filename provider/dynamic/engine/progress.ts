@@ -37,9 +37,9 @@ export interface ProgressOptions {
   summaryEveryMs?: number;
   /**
    * Above this many waits at once, per-workload lines stop and only summaries are written; on the
-   * engine's log, a wait that begins then gets no status on its row but an unreadable status (each
-   * status is an engine call and an event the CLI writes and the Automation API reads: at 250
-   * pods at once, 3-4 per pod cost 2-4 s of CPU). @default 20
+   * engine's log, a wait that begins then gets no status on its row unless its status cannot be
+   * read (each status is an engine call and an event the CLI writes and the Automation API reads:
+   * at 250 pods at once, 3-4 per pod cost 2-4 s of CPU). @default 20
    */
   maxDetailed?: number;
   /** @default the system clock */
