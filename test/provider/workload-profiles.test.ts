@@ -109,7 +109,8 @@ describe.each(MATRIX)("workload provider, service profile %s, transitions %s", (
     await h.ctl.pauseReconciler();
     try {
       const pending = change(h.workload, rid, outs, pod(id, "nginx:broken"));
-      await new Promise((r) => setTimeout(r, 50));
+      // Failed only once the service holds the update: failed before, the update would clear it.
+      for (let i = 0; i < 500 && (await record(id))?.generation !== 2; i++) await new Promise((r) => setTimeout(r, 10));
       await h.ctl.failWorkload("demo", id, "image nginx:broken not found");
       await expect(pending).rejects.toThrow(/did not become ready: .*image nginx:broken not found/);
     } finally {
