@@ -233,7 +233,17 @@ describe("workload provider against the local service", () => {
     // The program still says 2 cpus: the next diff wants an update back.
     expect((await h.workload.diff(rid, read.props!, { ...read.inputs!, cpus: 2 })).changes).toBeUndefined();
     await client.deleteWorkload(id);
-    await new Promise((r) => setTimeout(r, 200));
+    // Gone once /status answers 404 (a loaded machine takes longer than the reconciler's steps).
+    for (
+      let i = 0;
+      i < 200 &&
+      (await client.getStatus(id).then(
+        () => true,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 25));
     expect(await h.workload.read(rid, outs)).toEqual({ id: "" });
   });
 
