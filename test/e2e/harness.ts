@@ -27,6 +27,7 @@ import type { WorkspaceClient } from "../../sdk";
 import { pollUntil } from "../support/poll";
 import { ROOT, ensureBuilt } from "../support/build";
 import { newStackDir } from "../support/stack-dir";
+import { withLeanResults } from "../support/lean-results";
 import { startTestService } from "../support/service";
 import { workspacePool } from "../support/workspaces";
 import { runtime as pulumiRuntime } from "@pulumi/pulumi";
@@ -295,9 +296,11 @@ export async function newStack(options: {
   const projectName = options.projectName ?? "wws-e2e";
   const stackName = options.stackName ?? "e2e";
   for (const [name, text] of Object.entries(options.files ?? {})) fs.writeFileSync(path.join(workDir, name), text);
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName, projectName, program: () => program() },
-    { workDir, pulumiCommand: cmd, envVars, projectSettings: { name: projectName, runtime: "nodejs" } },
+  const stack = withLeanResults(
+    await LocalWorkspace.createOrSelectStack(
+      { stackName, projectName, program: () => program() },
+      { workDir, pulumiCommand: cmd, envVars, projectSettings: { name: projectName, runtime: "nodejs" } },
+    ),
   );
   if (options.config) await stack.setAllConfig(options.config);
 

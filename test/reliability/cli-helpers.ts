@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { newStackDir } from "../support/stack-dir";
+import { withLeanResults } from "../support/lean-results";
 import { workspacePool } from "../support/workspaces";
 import { ControlClient, startService, type RunningService, type ServiceOptions } from "../../server";
 import { pulumiBinDir, pulumiCommand, type Service } from "../e2e/harness";
@@ -223,9 +224,8 @@ export async function fileProgramStack(
     path.join(workDir, "package.json"),
     JSON.stringify({ name: projectName, private: true, main: "index.js" }),
   );
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "local", workDir },
-    { workDir, pulumiCommand: cmd, envVars },
+  const stack = withLeanResults(
+    await LocalWorkspace.createOrSelectStack({ stackName: "local", workDir }, { workDir, pulumiCommand: cmd, envVars }),
   );
   return {
     stack,
