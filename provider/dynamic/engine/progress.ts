@@ -90,7 +90,7 @@ const END_GRACE_MS = 500;
  * With the engine's log (the provider process): each wait's status on its resource's own row,
  * replaced as it changes and every few seconds (`Provisioning, 12 s of 10 m`); a summary of all
  * waits on the Stack row; under Diagnostics only what a user must read after the run (warnings
- * such as a settled wait or an interrupted create taken over). Nothing per poll, nothing twice.
+ * such as a settled wait or a workload left to the resource that now holds it). Nothing per poll, nothing twice.
  *
  * Without it (tests, a program), lines, throttled so that hundreds of waits do not flood them: one
  * when a wait begins and one per phase change while at most `maxDetailed` waits run at once, and
