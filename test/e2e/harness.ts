@@ -192,9 +192,9 @@ export interface E2eStack {
   /** Resources of the exported state (the stack and provider resources left out). */
   resources(): Promise<Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }>>;
   /**
-   * Throws if any of `secrets` appears in plaintext in `pulumi stack export`, in `stack.exportStack()`
-   * outside values marked secret, in any file of the backend (checkpoint, history, backups), in the
-   * stack config or in the CLI's output so far. Run after every operation (`up`, `preview`, …).
+   * Throws if any of `secrets` appears in plaintext in `pulumi stack export` (so in a value not
+   * marked secret), in any file of the backend (checkpoint, history, backups), in the stack config
+   * or in the CLI's output so far. Run after every operation (`up`, `preview`, …).
    */
   assertNoPlaintext(): Promise<void>;
   cleanup(): void;
@@ -216,16 +216,6 @@ function filesUnder(dir: string): string[] {
     if (e.isSymbolicLink()) return [];
     return e.isDirectory() ? filesUnder(p) : [p];
   });
-}
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
-/** `value` with every secret-marked value (`{<sig>: ..., plaintext|ciphertext}`) replaced by a placeholder. */
-function withoutSecretValues(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecretValues);
-  if (typeof value !== "object" || value === null) return value;
-  if (SECRET_SIG in value) return "<secret value>";
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecretValues(v)]));
 }
 
 /** The resource name of an URN (`urn:pulumi:stack::project::type::name` → `name`). */
@@ -350,7 +340,9 @@ export async function newStack(options: {
       return all.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
     },
     async assertNoPlaintext() {
-      // `pulumi stack export` as a user runs it (secrets stay encrypted)...
+      // `pulumi stack export` as a user runs it: secret values stay encrypted there, so a secret
+      // found in it sits in a value not marked secret. (The decrypted export, `--show-secrets`,
+      // with its secret values left out, is the same text: one CLI run per operation is enough.)
       const secrets = options.secrets.filter((s) => s.length > 0);
       const exported = await execFileAsync(cmd.command, ["stack", "export", "--stack", stackName], {
         cwd: workDir,
@@ -358,12 +350,6 @@ export async function newStack(options: {
         maxBuffer: 64 * 1024 * 1024,
       });
       const places: Array<[string, string]> = [["pulumi stack export", exported.stdout]];
-      // ...and `stack.exportStack()`, which decrypts (`--show-secrets`): a secret may appear only
-      // inside a value marked secret there.
-      places.push([
-        "stack.exportStack() outside secret values",
-        JSON.stringify(withoutSecretValues(await stack.exportStack())),
-      ]);
       const files = [...filesUnder(backendDir), ...filesUnder(workDir).filter((f) => /Pulumi\..*\.yaml$/.test(f))];
       expect(files.filter((f) => f.endsWith(path.join("stacks", projectName, `${stackName}.json`)))).toHaveLength(1); // the checkpoint is among them
       for (const f of files) places.push([f, fs.readFileSync(f, "latin1")]);
