@@ -11,8 +11,11 @@ import { configuredStack, ensureBuilt } from "../e2e/harness";
 import { errorLines, runOp, startRestartableService, type RestartableService } from "./cli-helpers";
 import { DECLARED, fleet } from "./fleet";
 
-/** Three runs in CI (each is the same scenario); `WWS_THROTTLE_RUNS=10` for the longer soak. */
-const RUNS = Number(process.env.WWS_THROTTLE_RUNS ?? 3);
+/**
+ * One run in CI: more runs repeat the same scenario with the faults falling elsewhere, a soak
+ * (`WWS_THROTTLE_RUNS=10`) rather than another behaviour.
+ */
+const RUNS = Number(process.env.WWS_THROTTLE_RUNS ?? 1);
 const WORKLOADS = DECLARED.length;
 const READY_TIMEOUT_SECONDS = 90;
 jest.setTimeout(RUNS * READY_TIMEOUT_SECONDS * 1000);
