@@ -14,50 +14,19 @@
  *
  * `NO_PROXY=127.0.0.1,localhost` throughout, as the README says: the CLI's own gRPC stays local.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as wws from "../../index";
 import type { WorkspaceClient } from "../../sdk";
-import { configuredStack, E2E_TIMEOUT_MS, ROOT, serviceForFile, type E2eStack } from "./harness";
+import { configuredStack, E2E_TIMEOUT_MS, serviceForFile, type E2eStack } from "./harness";
+import { startForwardProxy, type ForwardProxy } from "../support/forward-proxy";
 import { privateCa, startTlsFront } from "../support/private-ca";
 
 jest.setTimeout(E2E_TIMEOUT_MS * 2);
 
 const HOST = "wws.internal.test";
 const service = serviceForFile();
-
-/** The proxy's process and the targets it was asked for, one `<METHOD> <target>` per request. */
-interface ForwardProxy {
-  url: string;
-  seen: string[];
-  stop(): void;
-}
-
-async function startProxy(): Promise<ForwardProxy> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(ROOT, "test/support/forward-proxy.mjs"), "--map", `${HOST}=127.0.0.1`],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const seen: string[] = [];
-  let buffered = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the proxy exited (${code}) before listening`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split("\n");
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const listening = /^listening (\d+)$/.exec(line);
-        if (listening) resolve(Number(listening[1]));
-        else if (line) seen.push(line);
-      }
-    });
-  });
-  return { url: `http://127.0.0.1:${port}`, seen, stop: () => child.stdin!.end() };
-}
 
 /** The text of a failed operation's error. */
 async function failure(run: () => Promise<unknown>): Promise<string> {
@@ -76,7 +45,7 @@ describe("from a company network", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "wws-net-"));
-    proxy = await startProxy();
+    proxy = await startForwardProxy(HOST);
   });
   afterAll(() => {
     proxy?.stop();

@@ -20,6 +20,7 @@ import {
 import type { RunningService } from "../../server";
 import { startTestService } from "../support/service";
 import { privateCa, startTlsFront, type TlsFront } from "../support/private-ca";
+import { startForwardProxy } from "../support/forward-proxy";
 
 const KEY = "net-key-0123456789";
 const PROXY_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"];
@@ -84,6 +85,25 @@ describe("the client from a company network", () => {
     delete process.env.http_proxy;
     process.env.HTTP_PROXY = deadProxy;
     await expect(make().getSpec()).rejects.toThrow(/could not reach the service|failed before an answer/);
+  });
+
+  it("should open the event stream through the proxy too, as requests go", async () => {
+    const proxy = await startForwardProxy("wws.internal.test");
+    try {
+      for (const v of PROXY_VARS) delete process.env[v];
+      process.env.HTTP_PROXY = proxy.url;
+      const baseUrl = `http://wws.internal.test:${new URL(svc.url).port}`;
+      const client = make({ baseUrl, allowInsecureHttp: true });
+      const opened = new Promise<void>((resolve) => {
+        const off = client.subscribe({ onState: (state) => state === "open" && (off(), resolve()) });
+      });
+      await expect(client.getSpec()).resolves.toMatchObject({ name: "net" });
+      await opened;
+      // One tunnel for the request pool and one for the stream pool, both to the name only the proxy knows.
+      expect(proxy.seen).toEqual(Array(2).fill(`CONNECT wws.internal.test:${new URL(svc.url).port}`));
+    } finally {
+      proxy.stop();
+    }
   });
 
   it("should use a named proxy whatever NO_PROXY says, and a caller's dispatcher as it is", async () => {
