@@ -22,7 +22,7 @@ export interface NetworkSettings {
   options: NetworkOptions;
   /** Each setting's problem, led by its name and where it was found. */
   problems: Array<{ field: NetworkField; message: string }>;
-  /** The raw values found: what identifies these settings (a client per distinct set). */
+  /** The values found and where: what identifies these settings (a client per distinct set). Holds the proxy URL: never show it. */
   key: string;
 }
 
@@ -46,38 +46,45 @@ function readCaCerts(value: string): { pem?: string; problem?: string } {
   }
 }
 
+/** The last settings made, by the values found: every check and call asks, and a CA file is read once. */
+let last: NetworkSettings | undefined;
+
 /** The network settings of `sources`, each checked. Never quotes a proxy URL (it may hold a password). */
 export function networkSettings(sources: ConnectionSources): NetworkSettings {
+  const proxy = found("proxy", sources);
+  const ca = found("caCerts", sources);
+  const insecure = found("allowInsecureHttp", sources);
+  const key = JSON.stringify([proxy?.where, proxy?.value, ca?.where, ca?.value, insecure?.where, insecure?.value]);
+  if (last?.key !== key) last = { ...checked(proxy, ca, insecure), key };
+  return last;
+}
+
+type Found = ReturnType<typeof found>;
+
+function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings, "key"> {
   const options: NetworkOptions = {};
   const problems: NetworkSettings["problems"] = [];
-  const raw: string[] = [];
   const fail = (field: NetworkField, where: string, problem: string): void =>
     void problems.push({ field, message: `${field} ${problem} (from ${where})` });
 
-  const proxy = found("proxy", sources);
   if (proxy) {
-    raw.push(proxy.value);
     const problem = proxyProblem(proxy.value);
     if (problem) fail("proxy", proxy.where, problem);
     else options.proxy = proxy.value;
   }
-  const ca = found("caCerts", sources);
   if (ca) {
-    raw.push(ca.value);
     const { pem, problem } = readCaCerts(ca.value);
     if (problem) fail("caCerts", ca.where, problem);
     else if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem!))
       fail("caCerts", ca.where, CA_CERTS_RULE);
     else options.caCerts = pem;
   }
-  const insecure = found("allowInsecureHttp", sources);
   if (insecure) {
-    raw.push(insecure.value);
     const v = insecure.value.toLowerCase();
     if (v === "true") options.allowInsecureHttp = true;
     else if (v !== "false") fail("allowInsecureHttp", insecure.where, "must be true or false");
   }
-  return { options, problems, key: JSON.stringify(raw) };
+  return { options, problems };
 }
 
 /** Why `baseUrl` may not be used with these settings (http:// beyond loopback without the opt-in), if it may not; follows the setting's name. */
