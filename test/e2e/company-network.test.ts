@@ -2,7 +2,7 @@
  * From a company network, through the real `pulumi` CLI: the service is reachable only through a
  * forward proxy (the `proxy` package in a process of its own, which alone resolves the service's
  * host name `wws.internal.test`), first over plain HTTP, then over TLS with a certificate of a
- * private CA (a TLS front, Node's own, before the local service). One stack of one pod walks:
+ * private CA (a TLS front, Node's own, before the local service). One stack of two pods walks:
  *
  * 1. `http://` to a host that is not loopback: preview fails naming https:// and the opt-in, and
  *    nothing reaches the proxy (the key never left the machine).
@@ -58,6 +58,7 @@ describe("from a company network", () => {
     try {
       s = await configuredStack(service, async () => {
         new wws.Pod("web", { image: "nginx:1.27" });
+        new wws.Pod("api", { image: "nginx:1.27", ports: [{ name: "http", port: 80 }] });
       });
       service.keep(s);
       const env = s.stack.workspace.envVars;
@@ -76,7 +77,7 @@ describe("from a company network", () => {
       // 2. Opted in for a trusted network: up and destroy through HTTP_PROXY.
       await s.stack.setConfig("wws:allowInsecureHttp", { value: "true" });
       await s.up();
-      expect((await s.client.getStatus("web")).id).toBe("web");
+      expect((await s.client.getSpec()).workloads.map((w) => w.id).sort()).toEqual(["api", "web"]);
       await s.destroy();
       expect((await s.client.getSpec()).workloads).toEqual([]);
       expect(proxy.seen.length).toBeGreaterThan(0);
@@ -95,7 +96,7 @@ describe("from a company network", () => {
       expect(untrusted).toContain("wws:caCerts");
       expect(untrusted).toContain("NODE_EXTRA_CA_CERTS");
       expect(untrusted).not.toContain("..");
-      // One connection per call the preview made (its first read, the pod's check), not 5 per call as with retries.
+      // The preview's connection check, which both pods wait on, connects once: a retried call would connect 5 times.
       const refused = front.connections();
       console.log(`untrusted preview: failed in ${untrustedMs} ms; ${refused} TLS connection(s)`);
       expect(refused).toBeGreaterThan(0);
@@ -106,7 +107,7 @@ describe("from a company network", () => {
       const before = proxy.seen.length;
       await s.stack.setConfig("wws:caCerts", { value: caFile });
       await s.up();
-      expect((await s.client.getStatus("web")).id).toBe("web");
+      expect((await s.client.getSpec()).workloads.map((w) => w.id).sort()).toEqual(["api", "web"]);
       expect(proxy.seen.slice(before)).toContain(`CONNECT ${HOST}:${front.port}`);
 
       // 5. Trusted through NODE_EXTRA_CA_CERTS instead: destroy.
