@@ -11,6 +11,7 @@ import {
 import { checkWorkload } from "./check";
 import type { Connection } from "../service/connection";
 import { connected } from "../service/connected";
+import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
 import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
@@ -214,7 +215,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       if (replacement && !replacement.allowed) throw replacement.error;
       if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(declared));
       // The engine's detailed diff shows such a change as an update like any other: its rule says what it does.
-      for (const note of notesOf(changes))
+      for (const note of [...notesOf(changes), ...settingsOnlyNotes(changes)])
         ctx.progress.note(`${describeWorkload(declared.identity)}: ${note}`, urnOf(declared));
       return diffOfChanges(changes, olds);
     },
