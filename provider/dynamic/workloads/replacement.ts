@@ -11,6 +11,9 @@ import { declaredDatabaseDeleteError, replaceTargetFailure, replacementOptionsFa
  *   its state, as if it were new. Named on the command line, it is taken for the resource it is:
  *   it held its workload (its delete goes out, see `Declarations.newHolderOf`) and its id is not
  *   somebody else's; a database is refused without `allowDataLoss: true`;
+ * - `replaceWith`: a resource replaced along with another is deleted first, then checked without
+ *   its state as well (the engine "re-creates" it): taken for itself in the same way. A new resource
+ *   with `replaceWith` whose id is taken is then refused by `create` instead, still with nothing sent;
  * - resource options that replace (`replaceOnChanges`, `replacementTrigger`, `replaceWith`): a
  *   database is refused without `allowDataLoss: true`;
  * - whether the resource allows losing its data, for `delete` (`refuseDeclaredDatabaseDelete`).
@@ -21,15 +24,26 @@ export function checkReplacement(ctx: ProviderContext, olds: Props, news: Props,
   if (typeof urn === "string") {
     ctx.declarations.declared(urn, inputs.allowDataLoss === true);
     if (olds.workloadId === undefined && ctx.replaceTargets.has(urn)) {
-      ctx.declarations.exists(urn, true);
-      recordHeld(ctx.declarations, urn, inputs);
+      takenForItself(ctx, urn, inputs);
       const refused = replaceTargetFailure(inputs, urn);
       if (refused) failures.push(refused);
-    }
+    } else if (olds.workloadId === undefined && replacedWith(news)) takenForItself(ctx, urn, inputs);
   }
   const refused = replacementOptionsFailure(inputs, news[REPLACED_BY_KEY]);
   if (refused) failures.push(refused);
   return failures;
+}
+
+/** A resource checked without its state that replaces itself: it held its workload, and it exists. */
+function takenForItself(ctx: ProviderContext, urn: string, inputs: Props): void {
+  ctx.declarations.exists(urn, true);
+  recordHeld(ctx.declarations, urn, inputs);
+}
+
+/** Whether the class read a `replaceWith` option (see `REPLACED_BY_KEY`). */
+function replacedWith(news: Props): boolean {
+  const by = news[REPLACED_BY_KEY];
+  return Array.isArray(by) && by.includes("replaceWith");
 }
 
 /**
