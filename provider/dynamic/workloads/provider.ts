@@ -27,6 +27,7 @@ import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-statu
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { databaseReplacement } from "./data-loss";
+import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
 import type { TimeoutOperation } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
 import { awaitWorkload } from "./wait";
@@ -198,6 +199,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
           recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
+          failures.push(...checkReplacement(ctx, olds, news, inputs));
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
@@ -330,6 +332,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const stored = locate(id, props);
       await connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
         const workloadId = stored.identity.workloadId;
+        refuseDeclaredDatabaseDelete(ctx, id, { ...props, workspace: conn.workspace, workloadId });
         // Another resource of this deployment took this workload over (an adopt after a move):
         // deleting it would delete theirs. Only this resource leaves the state.
         const holder = ctx.declarations.newHolderOf(conn.baseUrl, conn.workspace, workloadId);
