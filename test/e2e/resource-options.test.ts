@@ -62,6 +62,7 @@ pulumi.runtime.registerResourceTransform(({ name, props, opts }) =>
     : undefined);
 new wws.Pod("guarded", { image }, { protect: ${v.protect} });
 ${v.kept ? "" : "// "}new wws.Pod("kept", { image }, { retainOnDelete: true });
+new wws.Pod("kept2", { image }, { retainOnDelete: true });
 const first = new wws.Pod("first", { image });
 new wws.Pod("second", { image }, { dependsOn: [first] });
 new wws.Pod("shaped", { image }, { transforms: [({ props, opts }) => ({ props: { ...props, memory: "256Mi" }, opts })] });
@@ -83,7 +84,7 @@ exports.sealedEndpoint = sealed.endpoint;
     await ok(p, ["up", "--yes", "--skip-preview"]);
     const created = await m.since();
     expect([...created.rows].sort()).toEqual(
-      ["first", "guarded", "hidden", "hooked", "ignored", "kept", "sealed", "second", "shaped"].map(
+      ["first", "guarded", "hidden", "hooked", "ignored", "kept", "kept2", "sealed", "second", "shaped"].map(
         (n) => `created ${n}`,
       ),
     );
@@ -139,7 +140,7 @@ exports.sealedEndpoint = sealed.endpoint;
     expect(await m.since()).toEqual({ rows: [], mutating: 0 });
 
     // Unprotected in the program: destroy deletes in dependency order, runs the delete hooks, and
-    // leaves the retained workload.
+    // leaves the retained workloads (kept2: retained by the destroy itself).
     p.setProgram(optionsProgram({ ...v1, memory: ["1Gi", "2Gi", "1Gi"], kept: false, protect: false }));
     m = await p.mark();
     await ok(p, ["destroy", "--yes", "--run-program"]);
@@ -149,7 +150,8 @@ exports.sealedEndpoint = sealed.endpoint;
     );
     expect(deleted.indexOf("deleted second")).toBeLessThan(deleted.indexOf("deleted first"));
     expect(linesOf(p.workDir, "hooks.log").slice(4)).toEqual(["beforeDelete hooked", "afterDelete hooked"]);
-    expect((await p.client.getSpec()).workloads.map((w) => w.id)).toEqual(["kept"]);
+    expect((await p.client.getSpec()).workloads.map((w) => w.id).sort()).toEqual(["kept", "kept2"]);
+    expect(await stateIds(p)).toEqual([]);
   });
 });
 
@@ -225,7 +227,9 @@ ${other.join("\n")}
     // takes f back with nothing sent); the stack it joined has nothing to change (below).
     await p.addStack("other");
     await ok(p, ["state", "move", "--source", "local", "--dest", "other", p.urn("c"), "--yes"], null);
-    p.setProgram(commandsProgram([adopted("512Mi")], [pod("c", "1Gi")]));
+    // The stack it joined renames it on the way: `aliases` keep the workload.
+    const renamed = `  new wws.Pod("moved", { workloadId: "c", image, memory: "1Gi" }, { aliases: [{ name: "c" }] });`;
+    p.setProgram(commandsProgram([adopted("512Mi")], [renamed]));
     m = await p.mark();
     await ok(p, ["up", "--yes", "--skip-preview"]);
     expect(await m.since()).toEqual({ rows: [], mutating: 0 });
