@@ -135,6 +135,11 @@ describe("replacements through pulumi", () => {
         /the resource option replacementTrigger can replace it/,
       ],
       [
+        "replaceWith",
+        () => (s.setProgram(program({ ...pod, dbOptions: `replaceWith: [rp]` })), op("preview")),
+        /the resource option replaceWith can replace it/,
+      ],
+      [
         "--replace",
         () => (s.setProgram(program(pod)), op("up", { replace: [DB] })),
         /database db in workspace \S+: this command asks to replace it, and a replacement deletes the database with all its data/,
