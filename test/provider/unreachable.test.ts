@@ -105,4 +105,21 @@ describe("a service that stops answering", () => {
     expect(lines.some((l) => /create of pod solo: the service has not answered as it should for/.test(l))).toBe(true);
     await ctx.close();
   });
+  it("should name a refresh's retries after a read, not an update", async () => {
+    h = await startHarness();
+    const id = uid("read");
+    const { id: resourceId, outs } = await up(h.workload, { workloadId: id, type: "pod", image: "nginx" });
+    // Its status answers 503 four times (each asking for a second's pause): past the 3 s grace.
+    await h.ctl.setFaults({
+      errorRate: 1,
+      errorStatuses: [503],
+      retryAfterSeconds: 1,
+      maxFaults: 4,
+      pathPrefix: `/v1/tenants/demo/workloads/${id}/status`,
+    });
+    const read = await h.workload.read!(resourceId, outs);
+    expect(read.id).toBe(resourceId);
+    const notes = h.lines.filter((l) => l.includes("has not answered as it should"));
+    expect(notes).toEqual([expect.stringMatching(new RegExp(`^wws: read of pod ${id}: `))]);
+  });
 });
