@@ -21,8 +21,6 @@ export interface Operation {
   readonly urn: string | undefined;
   /** The options of each call it makes: its deadline and signal, retries told on its row. */
   readonly call: CallOptions & { deadline: number };
-  /** Time left until the deadline, in ms; at least 1, so that a wait started late ends at once. */
-  remainingMs(): number;
 }
 
 /** What an operation does: a `customTimeouts` operation, or the read of a refresh or an import. */
@@ -41,6 +39,5 @@ export function startOperation(ctx: ProviderContext, what: string, timeoutMs: nu
     deadline,
     urn,
     call: { deadline, signal: ctx.cancelled, onRetry: noteRetries(ctx, what, urn) },
-    remainingMs: () => Math.max(1, deadline - ctx.now()),
   };
 }

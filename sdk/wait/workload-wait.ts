@@ -54,6 +54,8 @@ export interface WorkloadWaitInit {
   until: WaitGoal;
   adminReady: boolean;
   timeoutMs: number;
+  /** See `WaitOptions.deadline`. */
+  deadline?: number;
   /** See `WaitOptions.unreachableMs`. */
   unreachableMs: number;
   timing: ObserverTiming;
@@ -116,7 +118,9 @@ export class WorkloadWait {
     return new Promise((resolve, reject) => {
       this.deliver = (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.value));
       this.started = this.init.clock.now();
-      this.timer = this.init.clock.setTimeout(() => this.finish({ error: this.timeoutError() }), this.init.timeoutMs);
+      const { deadline, timeoutMs } = this.init;
+      const delay = deadline === undefined ? timeoutMs : Math.max(0, deadline - this.started);
+      this.timer = this.init.clock.setTimeout(() => this.finish({ error: this.timeoutError() }), delay);
       this.init.signal?.addEventListener("abort", this.onCallerAbort, { once: true });
       this.observer.start();
     });
