@@ -124,6 +124,7 @@ const SDK_FOR_PROVIDER = [
   "collectSecrets",
   "redact",
   "outcomeUnknown",
+  "FailureStreak",
   "formatDuration",
   "describeWaitGoal",
   "createBodyFields",
