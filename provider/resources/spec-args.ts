@@ -1,10 +1,6 @@
-import type { z } from "zod";
-import { CREATE_BODY, createBodyFields, type WorkloadType } from "../../sdk";
-import type { WORKLOAD_FIELDS } from "../fields/workload-fields";
+import { createBodyFields, type WorkloadType } from "../../sdk";
+import type { SpecFieldOf, WORKLOAD_FIELDS } from "../fields/workload-fields";
 import type { WorkloadCommonArgs } from "./workload";
-
-/** The spec fields of type `T`: its create body's fields but `id` and `credentials` (a workload field of its own). */
-export type SpecFieldOf<T extends WorkloadType> = Exclude<keyof z.input<(typeof CREATE_BODY)[T]>, "id" | "credentials">;
 
 /** The keys of args `A` that are neither common to every workload, a workload field, nor one of `Own` (the class's own, like a VM's `os`). */
 type DeclaredSpecOf<A, Own> = Exclude<keyof A, keyof WorkloadCommonArgs | keyof typeof WORKLOAD_FIELDS | Own>;
