@@ -27,7 +27,7 @@ import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./s
  * 2,000 in 8 stacks at once, on the file backend and on PostgreSQL (an hour or more: only with
  * `--only=8`). Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
- * to `bench/last-run.svg`, the one the README shows.
+ * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
 
 export interface BenchPlan {

@@ -128,6 +128,7 @@ export { normalizedBaseUrl } from "./connection";
 export { CA_CERTS_RULE, insecureHttpProblem, isLoopbackHost, proxyProblem } from "./http/network";
 export { collectSecrets, redact } from "./redact";
 export { outcomeUnknown } from "./retry-rules";
+export { FailureStreak } from "./failure-streak";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
 export {

@@ -1,10 +1,11 @@
 import type { CallOptions } from "../../sdk";
 import type { ProviderContext } from "./context";
+import type { TimeoutOperation } from "./inputs/timeouts";
 import { noteRetries } from "./service/retry-notes";
 
 /**
  * One provider method's operation (a create, an update, a delete, a read): its one deadline, the
- * run's cancel signal, and the row its progress, retry notes and warnings go on. Every call and
+ * run's cancel signal, and the row its progress and retry notes go on. Every call and
  * the wait of the method take their time from it, so an operation never runs past its timeout
  * (`customTimeouts`, `readyTimeoutSeconds`): one budget, as pulumi-kubernetes' awaiter has no
  * timer of its own and the operation's context carries the deadline.
@@ -20,10 +21,14 @@ export interface Operation {
   readonly urn: string | undefined;
   /** The options of each call it makes: its deadline and signal, retries told on its row. */
   readonly call: CallOptions & { deadline: number };
-  /** Time left until the deadline, in ms; at least 1, so that a wait started late ends at once. */
-  remainingMs(): number;
-  /** A warning worth reading after the run, on its row. */
-  warn(text: string): void;
+}
+
+/** What an operation does: a `customTimeouts` operation, or the read of a refresh or an import. */
+export type OperationKind = TimeoutOperation | "read";
+
+/** The `customTimeouts` operation whose budget `kind` spends: Pulumi has none for a read, which takes update's. */
+export function budgetOf(kind: OperationKind): TimeoutOperation {
+  return kind === "read" ? "update" : kind;
 }
 
 export function startOperation(ctx: ProviderContext, what: string, timeoutMs: number, urn?: string): Operation {
@@ -34,7 +39,5 @@ export function startOperation(ctx: ProviderContext, what: string, timeoutMs: nu
     deadline,
     urn,
     call: { deadline, signal: ctx.cancelled, onRetry: noteRetries(ctx, what, urn) },
-    remainingMs: () => Math.max(1, deadline - ctx.now()),
-    warn: (text) => ctx.progress.note(text, urn),
   };
 }

@@ -1,7 +1,11 @@
+import type { z } from "zod";
+import type { CREATE_BODY, WorkloadType } from "../../sdk";
 import { CONNECTION_FIELDS, type ConditionalChange, type FieldChange, type FieldTable } from "./declaration";
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
-const DATABASE = ["storage"];
+/** The workload types that are databases: their replacement deletes data (workloads/data-loss.ts). */
+export const DATABASE_TYPES: readonly WorkloadType[] = Object.freeze(["storage"]);
+const DATABASE = DATABASE_TYPES as string[];
 /** A database's engine and login are set once: a new one is a new database (delete first: the id is kept). */
 const SET_ONCE = "set once: the service cannot change them";
 
@@ -110,16 +114,23 @@ export const WORKLOAD_FIELDS = Object.freeze({
   observedGeneration: { role: "output", change: "none", doc: "the generation last reached" },
 } as const satisfies FieldTable);
 
+/** The spec fields of type `T`: its create body's fields (the SDK's zod schema) but `id` and `credentials` (a field above). */
+export type SpecFieldOf<T extends WorkloadType> = Exclude<keyof z.input<(typeof CREATE_BODY)[T]>, "id" | "credentials">;
+/** A spec field of any type. */
+type SpecField = { [T in WorkloadType]: SpecFieldOf<T> }[WorkloadType];
+
 /**
  * Spec fields (the SDK's create-body fields, an update by default) whose change does more under a
- * condition: a database's engine is set once.
+ * condition: a database's engine is set once. Keyed by the schema's fields: a rule for a field no
+ * body has does not compile.
  */
-export const SPEC_FIELD_RULES: Readonly<Record<string, { readonly changeIf: readonly ConditionalChange[] }>> =
-  Object.freeze({
-    engine: {
-      changeIf: [{ effect: "replace-delete-first", types: DATABASE, when: () => true, description: SET_ONCE }],
-    },
-  });
+export const SPEC_FIELD_RULES: Readonly<
+  Partial<Record<SpecField, { readonly changeIf: readonly ConditionalChange[] }>>
+> = Object.freeze({
+  engine: {
+    changeIf: [{ effect: "replace-delete-first", types: DATABASE, when: () => true, description: SET_ONCE }],
+  },
+});
 
 type Fields = typeof WORKLOAD_FIELDS;
 /** The options whose value is true or false. */

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { specArgsOf } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface BrowserArgs extends WorkloadCommonArgs {
@@ -23,7 +24,6 @@ export class Browser extends WorkloadResource {
   }
 
   constructor(name: string, args: BrowserArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    const { cpu, memory } = args;
-    super("Browser", name, "browser", { cpu, memory }, args, opts);
+    super("Browser", name, "browser", specArgsOf("browser", args), args, opts);
   }
 }

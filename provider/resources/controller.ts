@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { specArgsOf } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface ControllerArgs extends WorkloadCommonArgs {
@@ -21,6 +22,6 @@ export class Controller extends WorkloadResource {
   }
 
   constructor(name: string, args: ControllerArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    super("Controller", name, "controller", { autodiscover: args.autodiscover }, args, opts);
+    super("Controller", name, "controller", specArgsOf("controller", args), args, opts);
   }
 }

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { specArgsOf } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface BackupArgs {
@@ -75,14 +76,6 @@ export class Database extends WorkloadResource {
   declare readonly connectionUri: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    const { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup } = args;
-    super(
-      "Database",
-      name,
-      "storage",
-      { engine, version, instances, storageSize, cpu, memory, tls, adminConsole, network, backup },
-      args,
-      opts,
-    );
+    super("Database", name, "storage", specArgsOf("storage", args), args, opts);
   }
 }

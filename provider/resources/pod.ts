@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { specArgsOf } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface PodPortArgs {
@@ -45,7 +46,6 @@ export class Pod extends WorkloadResource {
   }
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
-    const { image, command, cpu, memory, ports, source } = args;
-    super("Pod", name, "pod", { image, command, cpu, memory, ports, source }, args, opts);
+    super("Pod", name, "pod", specArgsOf("pod", args), args, opts);
   }
 }

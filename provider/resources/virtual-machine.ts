@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { specArgsOf } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 /** The VM images: `ubuntu` → type `vm-ubuntu`, `ubuntu-desktop` → `vm-ubuntu-desktop`, `windows` → `vm-windows`. */
@@ -72,7 +73,7 @@ export class VirtualMachine extends WorkloadResource {
 
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const type = typeof args.os === "string" ? `vm-${args.os}` : pulumi.output(args.os).apply((os) => `vm-${os}`);
-    const { cpus, memory, storageSize, ports, placement, aiDaemon } = args;
-    super("VirtualMachine", name, type, { cpus, memory, storageSize, ports, placement, aiDaemon }, args, opts, ["os"]);
+    // Every VM type takes the same body.
+    super("VirtualMachine", name, type, specArgsOf("vm-ubuntu", args), args, opts, ["os"]);
   }
 }

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import { FailureStreak } from "../failure-streak";
 import { sleep } from "../clock";
 import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError } from "../errors";
 import { errorFromResponse } from "./error-from-response";
@@ -83,8 +84,8 @@ export class Requester {
     };
     if (body !== undefined) headers["content-type"] = "application/json";
     const path = this.options.basePath + spec.path + queryString(spec.query);
-    /** When the first of this call's latest attempts without an answer began. */
-    let unansweredSince: number | undefined;
+    /** This call's failed attempts: the latest ones without an answer make the unreachable window. */
+    const failures = new FailureStreak();
     for (let attempt = 1; ; attempt++) {
       let error: WwsError;
       const attemptStarted = clock.now();
@@ -123,8 +124,8 @@ export class Requester {
         if (!(err instanceof WwsError)) throw err;
         error = err;
       }
-      unansweredSince = isNoAnswer(error) ? (unansweredSince ?? attemptStarted) : undefined;
       const now = clock.now();
+      failures.fail(now, isNoAnswer(error), attemptStarted);
       const remainingMs = ctx.deadline === undefined ? undefined : ctx.deadline - now;
       const decision = shouldRetry({
         error,
@@ -134,7 +135,7 @@ export class Requester {
         options: retry,
         remainingMs,
         neverAnswered: !this.#answered,
-        unansweredMs: unansweredSince === undefined ? undefined : now - unansweredSince,
+        unansweredMs: failures.unansweredMs(now),
         random,
       });
       if (!decision.retry) {

@@ -23,8 +23,13 @@ export interface WaitOptions extends Partial<ObserverTiming> {
   until: WaitGoal;
   /** Also wait for `adminReady` (storage with an admin console). @default false */
   adminReady?: boolean;
-  /** Give up after this long with `ReadinessTimeoutError`. */
+  /** Give up after this long with `ReadinessTimeoutError`, whose message names it as the budget. */
   timeoutMs: number;
+  /**
+   * Give up at this time instead (epoch ms, on `clock`): the wait of an operation whose calls
+   * already spent part of its `timeoutMs`, which stays the budget its error names. @default now + timeoutMs
+   */
+  deadline?: number;
   /**
    * Give up sooner, with `ReadinessTimeoutError` too, once the status reads have had no answer
    * (`isNoAnswer`: no connection, attempt timeouts, 502/504) for this long in a row: a service that
@@ -61,6 +66,8 @@ function resolveOptions(options: WaitOptions): { timing: ObserverTiming; settle:
   if (t.until !== "ready" && t.until !== "gone") throw new InvalidOptionError("until", `must be "ready" or "gone"`);
   if (t.mode !== "stream" && t.mode !== "poll") throw new InvalidOptionError("mode", `must be "stream" or "poll"`);
   checkInteger("timeoutMs", t.timeoutMs, 1);
+  if (t.deadline !== undefined && !Number.isFinite(t.deadline))
+    throw new InvalidOptionError("deadline", "must be epoch milliseconds");
   if (t.unreachableMs !== undefined) checkInteger("unreachableMs", t.unreachableMs, 1);
   checkInteger("pollMinMs", t.pollMinMs, 1);
   checkInteger("pollMaxMs", t.pollMaxMs, t.pollMinMs);
@@ -122,6 +129,7 @@ export function waitForWorkload(
     until: options.until,
     adminReady,
     timeoutMs: options.timeoutMs,
+    deadline: options.deadline,
     unreachableMs: options.unreachableMs ?? DEFAULT_RETRY.unreachableGiveUpMs,
     ...resolved,
     clock: options.clock ?? systemClock,

@@ -3,6 +3,7 @@ import type { Clock, TimerHandle } from "../clock";
 import { AbortedError, ReadinessTimeoutError, WorkloadFailedError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { WorkloadStatus } from "../schemas";
+import { FailureStreak, FAILURE_TELL_EVERY_MS } from "../failure-streak";
 import { isNoAnswer, isTransientFailure } from "../retry-rules";
 import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
@@ -42,10 +43,12 @@ export interface WaitProgress {
   };
 }
 
-/** Reads failing this long are reported (a blip under throttling is not)... */
-const READ_ERROR_GRACE_MS = 3 * 1000; // 3 s
-/** ...and again at most this often while they go on. */
-export const READ_ERROR_REPORT_EVERY_MS = 15 * 1000; // 15 s
+/**
+ * Failing reads are told again at most this often. Reads come on the poll's schedule (up to
+ * `pollMaxMs`, 5 s, apart): a read up to a second early still tells, so that the reports keep
+ * about 15 s apart instead of slipping to 20.
+ */
+const READ_ERROR_REPORT_EVERY_MS = FAILURE_TELL_EVERY_MS - 1000; // 14 s
 
 /** Everything one wait runs with, validated and defaulted by `waitForWorkload`. */
 export interface WorkloadWaitInit {
@@ -54,6 +57,8 @@ export interface WorkloadWaitInit {
   until: WaitGoal;
   adminReady: boolean;
   timeoutMs: number;
+  /** See `WaitOptions.deadline`. */
+  deadline?: number;
   /** See `WaitOptions.unreachableMs`. */
   unreachableMs: number;
   timing: ObserverTiming;
@@ -90,9 +95,8 @@ export class WorkloadWait {
   private lastStatus: WorkloadStatus | undefined;
   private pendingReason = "no status read yet";
   private lastTransientError: unknown;
-  /** Since when reads fail (undefined while they succeed), and when that was last reported. */
-  private failingSince: number | undefined;
-  private failureReportedAt: number | undefined;
+  /** The reads failing in a row, and when they were last reported. */
+  private readonly failures = new FailureStreak();
   private reportedKey: string | undefined;
 
   constructor(private readonly init: WorkloadWaitInit) {
@@ -116,7 +120,9 @@ export class WorkloadWait {
     return new Promise((resolve, reject) => {
       this.deliver = (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.value));
       this.started = this.init.clock.now();
-      this.timer = this.init.clock.setTimeout(() => this.finish({ error: this.timeoutError() }), this.init.timeoutMs);
+      const { deadline, timeoutMs } = this.init;
+      const delay = deadline === undefined ? timeoutMs : Math.max(0, deadline - this.started);
+      this.timer = this.init.clock.setTimeout(() => this.finish({ error: this.timeoutError() }), delay);
       this.init.signal?.addEventListener("abort", this.onCallerAbort, { once: true });
       this.observer.start();
     });
@@ -130,7 +136,7 @@ export class WorkloadWait {
 
   private onObservation(observation: Observation): void {
     this.lastTransientError = undefined;
-    this.failingSince = undefined;
+    this.failures.end();
     this.answered();
     const verdict = this.condition.observe(observation, {
       now: this.init.clock.now(),
@@ -165,12 +171,8 @@ export class WorkloadWait {
         this.init.unreachableMs,
       );
     const now = this.init.clock.now();
-    this.failingSince ??= now;
-    const due =
-      now - this.failingSince >= READ_ERROR_GRACE_MS &&
-      (this.failureReportedAt === undefined || now - this.failureReportedAt >= READ_ERROR_REPORT_EVERY_MS - 1000);
-    if (!due || !this.init.onProgress) return;
-    this.failureReportedAt = now;
+    this.failures.fail(now, noAnswer);
+    if (!this.init.onProgress || !this.failures.due(now, READ_ERROR_REPORT_EVERY_MS)) return;
     this.reportedKey = undefined; // the next record is news again
     const message = error instanceof Error ? error.message : String(error);
     const status = this.lastStatus ?? { id: this.init.id, phase: "unknown" };
@@ -183,7 +185,7 @@ export class WorkloadWait {
         elapsedMs: now - this.started,
         readError: {
           message,
-          sinceMs: now - this.failingSince,
+          sinceMs: this.failures.lastedMs(now),
           ...(noAnswer ? { unreachableMs: this.init.unreachableMs } : {}),
         },
       });

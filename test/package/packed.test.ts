@@ -93,7 +93,7 @@ it("should ship the reference docs and examples, every relative link resolving i
       return e.name.endsWith(".md") ? [p] : [];
     });
   const files = markdown(pkg);
-  for (const f of ["README.md", "provider/README.md", "server/README.md", "examples/README.md"])
+  for (const f of ["README.md", "provider/README.md", "server/README.md", "examples/README.md", "docs/performance.md"])
     expect(files).toContain(path.join(pkg, f));
   const links = files.flatMap((file) =>
     [...fs.readFileSync(file, "utf8").matchAll(/\]\(([^)\s]+)\)/g)]

@@ -129,6 +129,7 @@ const SDK_FOR_PROVIDER = [
   "collectSecrets",
   "redact",
   "outcomeUnknown",
+  "FailureStreak",
   "formatDuration",
   "describeWaitGoal",
   "createBodyFields",

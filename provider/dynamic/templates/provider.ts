@@ -18,8 +18,8 @@ import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, parseId } from "../inputs/ids";
 import { TEMPLATE_RULES } from "../../fields/template-fields";
 import { PROVIDER_KEY, type Props } from "../inputs/props";
-import { startOperation, type Operation } from "../operation";
-import { timeoutMsOf, type TimeoutOperation } from "../inputs/timeouts";
+import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
+import { timeoutMsOf } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
 
 /**
@@ -27,8 +27,8 @@ import type { ProviderImpl } from "../types";
  * one deadline, the `customTimeouts` the class carried (else 10 min), as a workload's do. A
  * template create is still sent once unless it provably never left (sdk/retry.ts).
  */
-function begin(ctx: ManagedContext, props: Props, kind: TimeoutOperation): Operation {
-  return startOperation(ctx, `${kind} of template ${String(props.name)}`, timeoutMsOf(props, kind));
+function begin(ctx: ManagedContext, props: Props, kind: OperationKind): Operation {
+  return startOperation(ctx, `${kind} of template ${String(props.name)}`, timeoutMsOf(props, budgetOf(kind)));
 }
 
 function templateBodyOf(props: Props): TemplateCreate {
@@ -147,7 +147,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       return connected(ctx, base, secretsOf(base), async (conn) => {
         let t: SavedTemplate;
         try {
-          t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "update").call);
+          t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "read").call);
         } catch (err) {
           if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
           throw err;

@@ -1,3 +1,5 @@
+import type { WorkloadType } from "../../../sdk";
+import { DATABASE_TYPES } from "../../fields/workload-fields";
 import type { WorkloadChanges } from "./diff";
 import type { Failure } from "../inputs/failures";
 import { optionsOf, type Props } from "../inputs/props";
@@ -27,7 +29,7 @@ export function databaseReplacement(
   olds: Props,
   news: Props,
 ): DatabaseReplacement | undefined {
-  const database = olds.type === "storage" || news.type === "storage";
+  const database = [olds.type, news.type].some((t) => DATABASE_TYPES.includes(t as WorkloadType));
   if (!database || changes.replaces.length === 0) return undefined;
   const which = `database ${String(olds.workloadId)} in workspace ${String(olds.workspace)}`;
   const why = changes.replaces.map((k) => whyOf(k, changes, olds, news)).join("; ");

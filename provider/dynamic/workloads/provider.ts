@@ -20,7 +20,7 @@ import { ResourceInitError } from "../engine/init-error";
 import { CredentialVault, loginOf } from "../credentials/digest";
 import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "../ownership/takeover";
 import { checkAgainstService } from "../service/check-live";
-import { startOperation, type Operation } from "../operation";
+import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
@@ -28,7 +28,6 @@ import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/pr
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
-import type { TimeoutOperation } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
 import { awaitWorkload } from "./wait";
 import { requestBodyOf } from "./body";
@@ -98,8 +97,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
    * The operation `kind` of the workload of `m`: its calls retry transient failures (429, 503,
    * dropped connections) and its wait runs until one deadline, its timeout (inputs/timeouts.ts) from now.
    */
-  const begin = (m: WorkloadModel, kind: TimeoutOperation): Operation =>
-    startOperation(ctx, `${kind} of ${describeWorkload(m.identity)}`, m.options.timeoutMs[kind], urnOf(m));
+  const begin = (m: WorkloadModel, kind: OperationKind): Operation =>
+    startOperation(ctx, `${kind} of ${describeWorkload(m.identity)}`, m.options.timeoutMs[budgetOf(kind)], urnOf(m));
   /** The URN `check` saw for the workload of `m`, for progress on its row. */
   const urnOf = (m: WorkloadModel): string | undefined =>
     ctx.declarations.urnOf(String(m.connection.baseUrl), String(m.connection.workspace), m.identity.workloadId);
@@ -263,7 +262,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       return connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
-        const call = begin(stored, "update").call;
+        const call = begin(stored, "read").call;
         const status = await statusOrUndefined(client, workloadId, call);
         // Gone: an empty id drops the resource from the stack.
         if (status === undefined) return { id: "" };

@@ -18,10 +18,6 @@ export async function awaitWorkload(
   op: Operation,
   since?: Since,
 ): Promise<WorkloadStatus | undefined> {
-  // What the operation's calls left of its budget, in whole seconds when a second or more is left
-  // (at most 0.5 s past the deadline): the wait's error then says "timed out after 2 s", not 1.8 s.
-  const left = op.remainingMs();
-  const timeoutMs = left >= 1000 ? Math.round(left / 1000) * 1000 : left;
   const adminReady = until === "ready" && m.options.waitForAdminConsole;
   const handle = ctx.progress.begin(
     `${describeWorkload(m.identity)} in workspace ${client.workspace}`,
@@ -36,7 +32,9 @@ export async function awaitWorkload(
       ...ctx.waitTiming,
       until,
       adminReady,
-      timeoutMs,
+      // Until the operation's deadline; its error names the operation's whole budget.
+      timeoutMs: op.timeoutMs,
+      deadline: op.deadline,
       since,
       signal: op.call.signal,
       onProgress: (p) => handle.report(p),

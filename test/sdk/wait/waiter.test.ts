@@ -91,6 +91,20 @@ describe("waitForWorkload", () => {
     expect((err as ReadinessTimeoutError).lastStatus).toMatchObject({ phase: "Provisioning" });
   });
 
+  it("should give up at its deadline, naming the whole budget of the operation it is part of", async () => {
+    // An operation of 30 s whose calls took 12 s: the wait has 18 s left, and says 30 s.
+    let settled = false;
+    const caught = wait({ timeoutMs: 30_000, deadline: Date.now() + 18_000 }).catch((e: unknown) => e);
+    void caught.then(() => (settled = true));
+    reads.answer({ id: "web", type: "pod", phase: "Provisioning" });
+    await jest.advanceTimersByTimeAsync(17_999);
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(((await caught) as Error).message).toBe(
+      "timed out after 30 s waiting for pod web to be ready: last phase Provisioning",
+    );
+  });
+
   it("should say why a Running record was not enough when it times out", async () => {
     const previous = { phase: "Running", generation: 2, observedGeneration: 2 };
     const caught = wait({ timeoutMs: 500, since: { previous, requestedAt: Date.now() } }).catch((e: unknown) => e);

@@ -1,0 +1,27 @@
+import { createBodyFields, type WorkloadType } from "../../sdk";
+import type { SpecFieldOf, WORKLOAD_FIELDS } from "../fields/workload-fields";
+import type { WorkloadCommonArgs } from "./workload";
+
+/** The keys of args `A` that are neither common to every workload, a workload field, nor one of `Own` (the class's own, like a VM's `os`). */
+type DeclaredSpecOf<A, Own> = Exclude<keyof A, keyof WorkloadCommonArgs | keyof typeof WORKLOAD_FIELDS | Own>;
+
+/**
+ * `true` when the arguments `A` of a class declare exactly the spec fields of type `T`'s create body
+ * (the SDK's zod schema, the one declaration of a spec field); otherwise what drifted, so that
+ * `const ok: SpecArgsMatch<PodArgs, "pod"> = true` does not compile (test/provider/spec-args.test.ts).
+ */
+export type SpecArgsMatch<A, T extends WorkloadType, Own = never> = [
+  Exclude<SpecFieldOf<T>, DeclaredSpecOf<A, Own>>,
+  Exclude<DeclaredSpecOf<A, Own>, SpecFieldOf<T>>,
+] extends [never, never]
+  ? true
+  : {
+      missingFromArgs: Exclude<SpecFieldOf<T>, DeclaredSpecOf<A, Own>>;
+      notInBody: Exclude<DeclaredSpecOf<A, Own>, SpecFieldOf<T>>;
+    };
+
+/** The spec arguments of `args`: the fields of type `type`'s create body, read from the schema, not listed again. */
+export function specArgsOf(type: WorkloadType, args: object): Record<string, unknown> {
+  const given = args as Record<string, unknown>;
+  return Object.fromEntries(createBodyFields(type).flatMap((k) => (k === "credentials" ? [] : [[k, given[k]]])));
+}
