@@ -125,6 +125,7 @@ export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSett
 export { normalizedBaseUrl } from "./connection";
 export { collectSecrets, redact } from "./redact";
 export { outcomeUnknown } from "./retry-rules";
+export { RetrySpacing, type NextAttempt } from "./retry-spacing";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
 export {

@@ -315,7 +315,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             requestBodyOf(m, credentials, changes.updates.includes("credentials")),
             call,
           );
-        if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
+        if (changes.restart) await restartOnce(ctx, client, workloadId, previous, op);
         return {
           outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", op, {
             previous,
