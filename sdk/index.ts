@@ -41,6 +41,7 @@ export {
   ServerError,
   RetriesExhaustedError,
   StreamAuthError,
+  StreamCutError,
   ReadinessTimeoutError,
   WorkloadFailedError,
   HTTP_ERROR_CODES,
