@@ -1,6 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import { WorkspaceClient, type FleetHosts, type WorkloadStatus, type WorkspaceConnection } from "../sdk";
-import { requireConnection } from "./dynamic/program-side";
+import {
+  WorkspaceClient,
+  type FleetHosts,
+  type NetworkOptions,
+  type WorkloadStatus,
+  type WorkspaceConnection,
+} from "../sdk";
+import { networkSettings, requireConnection } from "./dynamic/program-side";
 import { Workspace } from "./resources/workspace";
 import type { ConnectionArgs } from "./resources/inputs";
 
@@ -35,8 +41,16 @@ export function programConnection(
   return requireConnection(given, { env }, what).connection;
 }
 
+/** The proxy, CA certificates and plain-HTTP opt-in of the program's stack config (`wws:…`) and environment. */
+function programNetwork(what: string): NetworkOptions {
+  const wws = new pulumi.Config("wws");
+  const network = networkSettings({ config: { get: (k) => wws.get(k.replace(/^wws:/, "")) }, env: process.env });
+  if (network.problems.length > 0) throw new Error(`${what}: ${network.problems.map((p) => p.message).join("; ")}`);
+  return network.options;
+}
+
 async function withClient<T>(what: string, given: Resolved, fn: (client: WorkspaceClient) => Promise<T>): Promise<T> {
-  const client = new WorkspaceClient(programConnection(what, given));
+  const client = new WorkspaceClient(programConnection(what, given), programNetwork(what));
   try {
     return await fn(client);
   } finally {

@@ -61,8 +61,8 @@ export class WorkspaceClient {
     const options = given ? rest : (first as ClientOptions);
     this.options = resolveClientOptions(options, this.#connection);
     this.#hub = options.eventHub ?? eventHub;
-    this.#lease = acquirePool(this.options.origin, "requests");
-    this.#requester = new Requester(this.options, this.#connection.apiKey, this.#lease.pool);
+    this.#lease = acquirePool(this.options.origin, "requests", this.options.network);
+    this.#requester = new Requester(this.options, this.#connection.apiKey, this.#lease.dispatcher);
   }
 
   get workspace(): string {
@@ -235,6 +235,7 @@ export class WorkspaceClient {
         connection: this.#connection,
         options: this.options.stream,
         userAgent: this.options.userAgent,
+        network: this.options.network,
         clock: this.options.clock,
         random: this.options.random,
       },

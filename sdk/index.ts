@@ -20,12 +20,14 @@ export { workspaceConnection, type ConnectionSettings, type WorkspaceConnection 
 export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry";
 export type { RetryNotice } from "./http/requester";
+export type { NetworkOptions } from "./http/network";
 export type { Clock, TimerHandle } from "./clock";
 export { SDK_VERSION } from "./version";
 export {
   WwsError,
   InvalidOptionError,
   ConnectionError,
+  CertificateError,
   RequestTimeoutError,
   AbortedError,
   ResponseValidationError,
@@ -124,6 +126,7 @@ export {
  */
 export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
 export { normalizedBaseUrl } from "./connection";
+export { CA_CERTS_RULE, insecureHttpProblem, isLoopbackHost, proxyProblem } from "./http/network";
 export { collectSecrets, redact } from "./redact";
 export { outcomeUnknown } from "./retry-rules";
 export { RetrySpacing, type NextAttempt } from "./retry-spacing";

@@ -8,12 +8,13 @@ import type { EventHub } from "./events/hub";
 import { resolveStreamOptions, type StreamOptions } from "./events/stream";
 import { checkInteger, definedOnly } from "./validate";
 import type { RetryNotice } from "./http/requester";
+import { resolveNetwork, type NetworkOptions, type ResolvedNetwork } from "./http/network";
 
 /**
  * Options of `new WorkspaceClient(…)`. `baseUrl`, `workspace` and `apiKey` are required, unless a
  * connection made by `workspaceConnection` is given first: `new WorkspaceClient(connection, options)`.
  */
-export interface ClientOptions {
+export interface ClientOptions extends NetworkOptions {
   /** `http(s)://host[:port][/prefix]` of the service; paths `/v1/…` are appended. */
   baseUrl: string;
   /** The workspace (tenant) name: a DNS label. */
@@ -61,6 +62,8 @@ export interface ResolvedClientOptions {
   /** Path prefix of `baseUrl` without trailing slash ("" for none). */
   readonly basePath: string;
   readonly workspace: string;
+  /** Proxy, CA certificates or the caller's dispatcher. */
+  readonly network: ResolvedNetwork;
   readonly timeoutMs: number;
   readonly retry: Readonly<Required<RetryOptions>>;
   readonly userAgent: string;
@@ -87,6 +90,7 @@ export function resolveClientOptions(
 ): ResolvedClientOptions {
   if (typeof options !== "object" || options === null) throw new InvalidOptionError("options", "must be an object");
   const origin = new URL(connection.baseUrl).origin;
+  const network = resolveNetwork(connection.baseUrl, options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_OPTIONS.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
   const retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
@@ -106,6 +110,7 @@ export function resolveClientOptions(
     // The base URL is the origin and the path without trailing slash.
     basePath: connection.baseUrl.slice(origin.length),
     workspace: connection.workspace,
+    network,
     timeoutMs,
     retry: Object.freeze(retry),
     userAgent,

@@ -5,12 +5,16 @@ import { DeleteUrns } from "./engine/deletes";
 import { Preflight } from "./service/preflight";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
+import { networkSettings } from "./service/network";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
   /** Stack config (from `configure`) and environment, for connection settings. */
   sources(): ConnectionSources;
-  /** The client of a connection, shared by every resource of the process that uses the same one (same `key`). */
+  /**
+   * The client of a connection, shared by every resource of the process that uses the same one
+   * (same `key`) and the same network settings (proxy, CA certificates: stack config, environment).
+   */
   client(connection: Connection): WorkspaceClient;
   progress: ProgressReporter;
   /** Which resource of this deployment declares each workload (filled by `check`). */
@@ -49,7 +53,7 @@ export interface ManagedContext extends ProviderContext {
 
 export function createContext(options: ContextOptions = {}): ManagedContext {
   let config = options.config;
-  /** By `WorkspaceConnection.key`: two keys are two identities, and the key itself is never in it. */
+  /** By `WorkspaceConnection.key` and network settings: two keys are two identities, and the key itself is never in it. */
   const clients = new Map<string, WorkspaceClient>();
   const cancellation = new AbortController();
   const unreachableGiveUpMs = options.waitTiming?.unreachableMs ?? options.client?.retry?.unreachableGiveUpMs;
@@ -57,10 +61,16 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client({ connection }) {
-      let client = clients.get(connection.key);
+      const network = networkSettings({ config, env: options.env ?? process.env });
+      if (network.problems.length > 0)
+        throw new Error(
+          `cannot reach the Workspace Workload Service: ${network.problems.map((p) => p.message).join("; ")}`,
+        );
+      const key = `${connection.key}\n${network.key}`;
+      let client = clients.get(key);
       if (!client) {
-        client = new WorkspaceClient(connection, clientOptions);
-        clients.set(connection.key, client);
+        client = new WorkspaceClient(connection, { ...clientOptions, ...network.options });
+        clients.set(key, client);
       }
       return client;
     },

@@ -8,3 +8,4 @@
 export { DIGEST_KEY, NOT_SPEC_KEYS, PROVIDER_KEY, RESOURCE_URN_KEY } from "./inputs/props";
 export { credentialsDigestAsync } from "./credentials/digest";
 export { requireConnection } from "./service/connection";
+export { networkSettings } from "./service/network";

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from "../clock";
 import { workspaceConnection, type ConnectionSettings, type WorkspaceConnection } from "../connection";
+import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { SDK_VERSION } from "../version";
 import { EventStream, resolveStreamOptions, type StreamOptions } from "./stream";
 import type { StreamListener, StreamState, Unsubscribe } from "./types";
@@ -11,6 +12,8 @@ export interface StreamConnectionSpec {
   /** Used by the first subscriber that opens the connection; later subscribers share it as it is. */
   options?: StreamOptions;
   userAgent?: string;
+  /** Proxy, CA certificates or dispatcher (`resolveNetwork`). @default the environment's proxy, Node's CAs */
+  network?: ResolvedNetwork;
   clock?: Clock;
   random?: () => number;
 }
@@ -22,8 +25,8 @@ export interface HubStream {
   close(): void;
 }
 
-/** A spec whose connection is made. */
-export type HubStreamSpec = StreamConnectionSpec & { connection: WorkspaceConnection };
+/** A spec whose connection is made and network resolved. */
+export type HubStreamSpec = StreamConnectionSpec & { connection: WorkspaceConnection; network: ResolvedNetwork };
 
 export type StreamFactory = (spec: HubStreamSpec, sink: Required<StreamListener>) => HubStream;
 
@@ -38,6 +41,7 @@ const defaultFactory: StreamFactory = (spec, sink) =>
     workspace: spec.connection.workspace,
     apiKey: spec.connection.apiKey,
     userAgent: spec.userAgent ?? `pulumi-wws-sdk/${SDK_VERSION}`,
+    network: spec.network,
     options: resolveStreamOptions(spec.options),
     clock: spec.clock ?? systemClock,
     random: spec.random ?? Math.random,
@@ -75,7 +79,9 @@ export class EventHub {
   subscribe(spec: StreamConnectionSpec, listener: StreamListener): Unsubscribe {
     // Settings are checked here (an `InvalidOptionError` naming the setting); a made connection is taken as it is.
     const connection = workspaceConnection(spec.connection);
-    const key = connection.key;
+    const network = spec.network ?? resolveNetwork(connection.baseUrl);
+    // Another proxy or CA is another connection.
+    const key = network.id === "" ? connection.key : `${connection.key}\n${network.id}`;
     let entry = this.entries.get(key);
     let created = false;
     if (!entry) {
@@ -88,7 +94,7 @@ export class EventHub {
           listeners.forEach((l) => safely(() => l.onState?.(state)));
         },
       };
-      entry = { stream: this.factory({ ...spec, connection }, sink), listeners };
+      entry = { stream: this.factory({ ...spec, connection, network }, sink), listeners };
       this.entries.set(key, entry);
       created = true;
     }

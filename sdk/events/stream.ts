@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { backoffDelay, type Random } from "../backoff";
 import { sleep, type Clock } from "../clock";
 import {
+  CertificateError,
   ConnectionError,
   HttpError,
   ResponseValidationError,
@@ -11,6 +12,8 @@ import {
   retryAfterOf,
 } from "../errors";
 import { errorFromResponse } from "../http/error-from-response";
+import { certificateFailure } from "../http/certificate";
+import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
 import { isBeforeSend, isTransientFailure } from "../retry-rules";
@@ -51,6 +54,8 @@ export interface EventStreamInit {
   workspace: string;
   apiKey: string;
   userAgent: string;
+  /** Proxy, CA certificates or dispatcher (`resolveNetwork`). @default the environment's proxy, Node's CAs */
+  network?: ResolvedNetwork;
   options: Readonly<Required<StreamOptions>>;
   clock: Clock;
   random: Random;
@@ -122,13 +127,15 @@ export class EventStream {
   private readonly lease: PoolLease;
   private readonly operation: string;
   private readonly path: string;
+  private readonly origin: string;
   /** How long the latest connection was open (0 when it never opened). */
   private openMs = 0;
 
   constructor(private readonly init: EventStreamInit) {
     this.#apiKey = init.apiKey;
     const url = new URL(init.baseUrl);
-    this.lease = acquirePool(url.origin, "streams");
+    this.origin = url.origin;
+    this.lease = acquirePool(url.origin, "streams", init.network ?? resolveNetwork(init.baseUrl));
     this.path = `${url.pathname.replace(/\/+$/, "")}/v1/tenants/${encodeURIComponent(init.workspace)}/events/stream`;
     this.operation = `event stream of workspace ${init.workspace}`;
   }
@@ -206,7 +213,8 @@ export class EventStream {
     let openedAt = 0;
     this.openMs = 0;
     try {
-      const res = await this.lease.pool.request({
+      const res = await this.lease.dispatcher.request({
+        origin: this.origin,
         method: "GET",
         path: this.path,
         headers: this.headers(),
@@ -241,6 +249,13 @@ export class EventStream {
         const silent = new Error(`no event or heartbeat for ${Math.round(options.heartbeatMs * WATCHDOG_FACTOR)} ms`);
         return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, false, silent) };
       }
+      // The same certificate would be met again: the stream stops (waiters fall back to polling, which says why).
+      const cert = certificateFailure(err);
+      if (cert)
+        return {
+          kind: "fatal",
+          error: new CertificateError(this.operation, cert.code, cert.reason, cert.untrusted, err),
+        };
       // Open, then cut (a proxy's read timeout, a reset): not a failure to reach the service.
       if (wasOpen)
         return {

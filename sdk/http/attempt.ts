@@ -1,11 +1,14 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { Pool } from "undici";
+import type { Dispatcher } from "undici";
 import type { Clock } from "../clock";
-import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
+import { AbortedError, CertificateError, ConnectionError, RequestTimeoutError } from "../errors";
 import { isBeforeSend } from "../retry-rules";
+import { certificateFailure } from "./certificate";
 
 export interface AttemptSpec {
-  pool: Pool;
+  dispatcher: Dispatcher;
+  /** `scheme://host:port` of the service. */
+  origin: string;
   method: string;
   /** Path and query, already encoded. */
   path: string;
@@ -28,7 +31,8 @@ export interface RawResponse {
 /**
  * One HTTP exchange, body read in full. Resolves with any status; rejects only with
  * `AbortedError` (caller's signal), `RequestTimeoutError` (this attempt's timeout) or
- * `ConnectionError` (no answer). The timeout covers headers and body alike.
+ * `ConnectionError` (no answer) or `CertificateError` (the service's certificate refused). The
+ * timeout covers headers and body alike.
  */
 export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
   const { signal, clock } = spec;
@@ -42,7 +46,8 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
   const onAbort = (): void => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const res = await spec.pool.request({
+    const res = await spec.dispatcher.request({
+      origin: spec.origin,
       method: spec.method as "GET",
       path: spec.path,
       headers: spec.headers,
@@ -54,6 +59,8 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
   } catch (err) {
     if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
     if (timedOut) throw new RequestTimeoutError(spec.operation, spec.timeoutMs);
+    const cert = certificateFailure(err);
+    if (cert) throw new CertificateError(spec.operation, cert.code, cert.reason, cert.untrusted, err);
     throw new ConnectionError(spec.operation, isBeforeSend(err), err);
   } finally {
     clock.clearTimeout(timer);

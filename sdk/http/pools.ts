@@ -1,16 +1,22 @@
-import { Pool } from "undici";
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
+import type { ResolvedNetwork } from "./network";
 
 /**
- * Keep-alive pools shared by every client and stream of one origin in this process,
- * reference-counted: the last release closes the pool.
+ * Keep-alive pools shared by every client and stream of one origin (and network settings) in this
+ * process, reference-counted: the last release closes the pool.
  *
  * Requests and streams get separate pools: a stream holds its connection for hours, and in a pool
  * with a connection limit enough open streams would leave no connection for requests.
+ *
+ * Behind a proxy (the `proxy` option, or `HTTPS_PROXY`/`HTTP_PROXY` in the environment) the pool is
+ * undici's `EnvHttpProxyAgent`: it honours `NO_PROXY` as other Node tools do and keeps one pool per
+ * origin with the same limits, each connection a tunnel (`CONNECT`) through the proxy.
  */
 export type PoolKind = "requests" | "streams";
 
 export interface PoolLease {
-  readonly pool: Pool;
+  /** Send with `request({ origin, … })`: a proxy agent needs the origin. */
+  readonly dispatcher: Dispatcher;
   /** Gives the lease back; idempotent. */
   release(): void;
 }
@@ -20,36 +26,55 @@ const REQUEST_CONNECTIONS = 32;
 /** Idle keep-alive sockets are closed after this (the server may also close them earlier). */
 const KEEP_ALIVE_TIMEOUT_MS = 10 * 1000; // 10 s
 
-const pools = new Map<string, { pool: Pool; refs: number }>();
+const pools = new Map<string, { dispatcher: Dispatcher; refs: number }>();
 
-export function acquirePool(origin: string, kind: PoolKind): PoolLease {
-  const key = `${kind} ${origin}`;
+function envProxyConfigured(): boolean {
+  return ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"].some((k) => (process.env[k] ?? "") !== "");
+}
+
+function newDispatcher(origin: string, kind: PoolKind, network: ResolvedNetwork): Dispatcher {
+  const limits = {
+    connections: kind === "requests" ? REQUEST_CONNECTIONS : null,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+  };
+  const tls = network.ca ? { ca: [...network.ca] } : undefined;
+  if (network.proxy === undefined && !envProxyConfigured()) return new Pool(origin, { ...limits, connect: tls });
+  return new EnvHttpProxyAgent({
+    ...limits,
+    // A proxy named for the service is used for it, whatever NO_PROXY says.
+    ...(network.proxy !== undefined ? { httpProxy: network.proxy, httpsProxy: network.proxy, noProxy: "" } : {}),
+    connect: tls, // origins NO_PROXY exempts
+    requestTls: tls, // the service, through the proxy's tunnel
+    proxyTls: tls, // an https:// proxy
+  });
+}
+
+export function acquirePool(origin: string, kind: PoolKind, network: ResolvedNetwork): PoolLease {
+  // A caller's dispatcher is the caller's: neither counted nor closed here.
+  if (network.dispatcher) return { dispatcher: network.dispatcher, release: () => undefined };
+  const key = network.id === "" ? `${kind} ${origin}` : `${kind} ${origin} ${network.id}`;
   let entry = pools.get(key);
   if (!entry) {
-    const pool = new Pool(origin, {
-      connections: kind === "requests" ? REQUEST_CONNECTIONS : null,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    });
-    entry = { pool, refs: 0 };
+    entry = { dispatcher: newDispatcher(origin, kind, network), refs: 0 };
     pools.set(key, entry);
   }
   entry.refs++;
   const held = entry;
   let released = false;
   return {
-    pool: held.pool,
+    dispatcher: held.dispatcher,
     release: () => {
       if (released) return;
       released = true;
       if (--held.refs > 0) return;
       if (pools.get(key) === held) pools.delete(key);
       // Requests still in flight finish; the pool refuses new ones.
-      held.pool.close().catch(() => undefined);
+      held.dispatcher.close().catch(() => undefined);
     },
   };
 }
 
-/** Pools currently open, by `"<kind> <origin>"`: for tests. */
+/** Pools currently open, by `"<kind> <origin>"` (and the network's id, when it has one): for tests. */
 export function openPools(): Map<string, number> {
   return new Map([...pools].map(([k, v]) => [k, v.refs]));
 }

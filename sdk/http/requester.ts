@@ -1,4 +1,4 @@
-import type { Pool } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { sleep } from "../clock";
 import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError } from "../errors";
@@ -66,7 +66,7 @@ export class Requester {
   constructor(
     private readonly options: ResolvedClientOptions,
     apiKey: string,
-    private readonly pool: Pool,
+    private readonly dispatcher: Dispatcher,
   ) {
     this.#apiKey = apiKey;
   }
@@ -90,7 +90,8 @@ export class Requester {
       const attemptStarted = clock.now();
       try {
         const res = await sendOnce({
-          pool: this.pool,
+          dispatcher: this.dispatcher,
+          origin: this.options.origin,
           method: spec.method,
           path,
           headers,

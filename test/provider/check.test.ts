@@ -114,7 +114,7 @@ describe("checkWorkload", () => {
     };
     const { failures } = checkWorkload({}, news, {
       env: {},
-      config: config({ "wws:baseUrl": "http://h", "wws:workspace": "demo" }),
+      config: config({ "wws:baseUrl": "https://h", "wws:workspace": "demo" }),
     });
     expect(failures.map((f) => f.property)).toEqual(["cpu"]);
     expect(checkWorkload({}, { workloadId: "w", type: UNKNOWN, whatever: 1 }, { env: ENV }).failures).toEqual([]);

@@ -1,12 +1,15 @@
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, type Failure } from "../inputs/failures";
 import { CONNECTION_KEYS, type Props } from "../inputs/props";
+import { insecureBaseUrlProblem, networkSettings } from "./network";
 
 /**
  * Connection settings: each must be found (argument, stack config or environment) and valid.
  * The workspace and base URL found are written into the checked inputs, so that the diff sees a
  * change of either however it was set; the API key never is (an argument stays where it is, a
- * secret; config and environment keys stay out of state).
+ * secret; config and environment keys stay out of state). The network settings (proxy, CA
+ * certificates, plain HTTP beyond loopback) are checked here too, so that preview fails on them
+ * before anything is sent.
  */
 export function checkConnection(news: Props, sources: ConnectionSources, inputs: Props): Failure[] {
   const failures: Failure[] = [];
@@ -27,5 +30,10 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
       );
     else if (field !== "apiKey") inputs[field] = value;
   }
+  const network = networkSettings(sources);
+  for (const p of network.problems) failures.push({ property: "", reason: p.message });
+  const baseUrl = r.values.baseUrl;
+  const insecure = baseUrl && !connectionProblem("baseUrl", baseUrl) && insecureBaseUrlProblem(baseUrl, network);
+  if (insecure) failures.push(failureAt(["baseUrl"], insecure));
   return failures;
 }

@@ -1,5 +1,6 @@
 import {
   AbortedError,
+  CertificateError,
   ConnectionError,
   ForbiddenError,
   HttpError,
@@ -60,8 +61,13 @@ function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection
       ["workspace"],
       `${at} does not know workspace ${conn.workspace}${origin("workspace", r)} (HTTP 404): check the workspace name, and that the base URL is the service's (its path included)`,
     );
+  if (cause instanceof CertificateError)
+    return failureAt(["baseUrl"], `cannot reach ${at}: ${cause.message} Nothing was sent`);
   if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError)
-    return failureAt(["baseUrl"], `cannot reach ${at}: ${cause.message}. Nothing was sent; ${fixUrl}`);
+    return failureAt(
+      ["baseUrl"],
+      `cannot reach ${at}: ${cause.message.replace(/\.$/, "")}. Nothing was sent; ${fixUrl}`,
+    );
   if (cause instanceof ResponseValidationError)
     return failureAt(["baseUrl"], `${at} answered, but not as the Workspace Workload Service does: ${fixUrl}`);
   if (cause instanceof HttpError)
