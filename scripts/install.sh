@@ -13,11 +13,12 @@ node_bin="$(bash scripts/node22.sh)"
 export PATH="$node_bin:$PATH"
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
-  echo "install.sh: installing npm dependencies (this also builds dist/)" >&2
+  echo "install.sh: installing npm dependencies" >&2
   npm ci --no-audit --no-fund --loglevel=error >&2
-else
-  npm run -s build >&2
 fi
+# The package builds in `prepack` (so that installing its tarball runs no script), which `npm ci`
+# does not run: dist/ is built here.
+npm run -s build >&2
 
 pulumi_bin="$(bash scripts/get-pulumi.sh | tail -n 1)"
 echo "$node_bin:$pulumi_bin"

@@ -40,6 +40,13 @@ export class KeyRing {
     return this.entries.some((e) => e.workspace === workspace);
   }
 
+  /** Gives `workspace` a new key: the old one is refused from the next request on (a rotation). False for an unknown workspace. */
+  replace(workspace: string, key: string): boolean {
+    const entry = this.entries.find((e) => e.workspace === workspace);
+    if (entry) entry.digest = sha256(key);
+    return entry !== undefined;
+  }
+
   /** The workspace the key belongs to, or undefined for an unknown key. */
   workspaceOf(key: string | undefined): string | undefined {
     if (key === undefined) return undefined;

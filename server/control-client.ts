@@ -41,6 +41,11 @@ export class ControlClient {
     });
   }
 
+  /** Gives `workspace` the API key `key`; its old key is refused from then on. */
+  async rotateKey(workspace: string, key: string): Promise<void> {
+    await this.call("PUT", `/_control/workspaces/${encodeURIComponent(workspace)}/key`, { key });
+  }
+
   /** While paused no workload changes phase. */
   async pauseReconciler(): Promise<void> {
     await this.call("POST", "/_control/reconciler/pause");

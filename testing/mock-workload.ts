@@ -1,11 +1,17 @@
 import type { WorkloadStatus } from "../sdk";
 import { checkWorkload } from "../provider/dynamic/workloads/check";
 import { CredentialVault, loginOf } from "../provider/dynamic/credentials/digest";
-import { databaseReplacement } from "../provider/dynamic/workloads/data-loss";
+import { databaseReplacement, replacementOptionsFailure } from "../provider/dynamic/workloads/data-loss";
 import { declaredTwice } from "../provider/dynamic/ownership/declarations";
 import { classifyWorkloadChanges } from "../provider/dynamic/workloads/diff";
 import { formatId } from "../provider/dynamic/inputs/ids";
-import { DIGEST_KEY, PROVIDER_KEY, RESOURCE_URN_KEY, type Props } from "../provider/dynamic/inputs/props";
+import {
+  DIGEST_KEY,
+  PROVIDER_KEY,
+  REPLACED_BY_KEY,
+  RESOURCE_URN_KEY,
+  type Props,
+} from "../provider/dynamic/inputs/props";
 import { recorded } from "../provider/dynamic/workloads/recorded-status";
 import { parseWorkload, specFields, writeWorkload, type WorkloadModel } from "../provider/dynamic/workloads/model";
 import { statusRecord } from "../server/workloads/status";
@@ -51,6 +57,8 @@ export async function mockWorkload(r: ProgramResource, run: MockRun): Promise<Mo
   const { inputs, failures } = checkWorkload(olds, r.inputs, run.sources);
   const twice = declaredTwice(run.declarations, urn, inputs);
   if (twice) failures.push(twice);
+  const replacedBy = replacementOptionsFailure(inputs, r.inputs[REPLACED_BY_KEY]);
+  if (replacedBy) failures.push(replacedBy);
   if (failures.length > 0)
     return { errors: failures.map((f) => checkFailureText(r.type, r.name, f, r.inputs, r.secretKeys)) };
 

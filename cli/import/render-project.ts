@@ -27,7 +27,7 @@ export function renderProject(live: LiveWorkspace, project: string): Record<stri
     name: project,
     private: true,
     main: "index.ts",
-    dependencies: { "@pulumi/pulumi": "^3.140.0", "pulumi-wws": `^${SDK_VERSION}` },
+    dependencies: { "@pulumi/pulumi": "^3.139.0", "pulumi-wws": `^${SDK_VERSION}` },
     devDependencies: { "@types/node": "^22.0.0", "ts-node": "^10.9.2", typescript: "~5.9.3" },
   };
   const tsconfig = {

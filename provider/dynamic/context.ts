@@ -2,6 +2,7 @@ import { WorkspaceClient, type ClientOptions } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./service/connection";
 import { Declarations } from "./ownership/declarations";
 import { DeleteUrns } from "./engine/deletes";
+import { replaceTargets, replaceTargetsOfEngine, type ReplaceTargets } from "./engine/replace-targets";
 import { Preflight } from "./service/preflight";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
@@ -21,6 +22,8 @@ export interface ProviderContext {
   declarations: Declarations;
   /** The URN of each resource the engine deletes, by id (a delete has no `check`). */
   deleteUrns: DeleteUrns;
+  /** The resources the running command asks to replace (`--replace`, `--target-replace`). */
+  replaceTargets: ReplaceTargets;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   now(): number;
@@ -40,6 +43,8 @@ export interface ContextOptions {
   /** Its `unreachableMs` bounds the clients' calls too (`retry.unreachableGiveUpMs`). */
   waitTiming?: WaitSettings;
   now?: () => number;
+  /** URNs or globs, as `--replace` takes them. @default the command line of the `pulumi` process that started this one */
+  replaceTargets?: readonly string[];
 }
 
 export interface ManagedContext extends ProviderContext {
@@ -77,6 +82,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     progress: new ProgressReporter(options.progress),
     declarations: new Declarations(),
     deleteUrns: new DeleteUrns(),
+    replaceTargets: options.replaceTargets ? replaceTargets(options.replaceTargets) : replaceTargetsOfEngine(),
     preflight: new Preflight(options.now ?? (() => Date.now())),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,

@@ -42,7 +42,9 @@ const restartTriggerRules: readonly ConditionalChange[] = [
  * README's change table (test/provider/fields.test.ts) follow from it.
  */
 export const WORKLOAD_FIELDS = Object.freeze({
-  workloadId: { role: "identity", change: "replace", doc: "the workload's id in its workspace" },
+  // Every replacement of a workload deletes first: the classes set `deleteBeforeReplace` (see
+  // provider/resources/replacement-options.ts), so a new id or workspace is no exception.
+  workloadId: { role: "identity", change: "replace-delete-first", doc: "the workload's id in its workspace" },
   type: {
     role: "identity",
     change: "replace-delete-first",
@@ -50,6 +52,7 @@ export const WORKLOAD_FIELDS = Object.freeze({
     doc: "the workload type (a VM's `os`, a `Workload`'s `kind`)",
   },
   ...CONNECTION_FIELDS,
+  workspace: { ...CONNECTION_FIELDS.workspace, change: "replace-delete-first" },
   credentials: {
     role: "credential",
     change: "update",

@@ -1,9 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk";
-import { DIGEST_KEY, NOT_SPEC_KEYS, credentialsDigestAsync } from "../dynamic/program-side";
+import { DIGEST_KEY, NOT_SPEC_KEYS, REPLACED_BY_KEY, credentialsDigestAsync } from "../dynamic/program-side";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../hosted-resource";
 import { claimWorkloadId } from "./declared-ids";
+import { deletedWithWarning, replacementOptions } from "./replacement-options";
 import {
   carriedTimeouts,
   connectionProps,
@@ -113,10 +114,14 @@ export abstract class WorkloadResource extends HostedResource {
       refuseDeepInput(className, name, key, extra[key]);
     }
     // The engine's detailed diff then marks these `*-replace`.
-    const replaceOnChanges = [
-      ...new Set([...(opts?.replaceOnChanges ?? []), ...WORKLOAD_RULES.replaceOnChanges(type)]),
-    ];
-    const connection = connectionProps(args, { ...opts, replaceOnChanges }, WORKLOAD_RULES.secretKeys);
+    const ownReplaceKeys = WORKLOAD_RULES.replaceOnChanges(type);
+    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...ownReplaceKeys])];
+    const { deleteBeforeReplace, replacedBy } = replacementOptions(opts, ownReplaceKeys);
+    const connection = connectionProps(
+      args,
+      { ...opts, replaceOnChanges, deleteBeforeReplace },
+      WORKLOAD_RULES.secretKeys,
+    );
     claimWorkloadId(`${className} "${name}"`, connection.props.workspace, args.workloadId ?? name);
     const given = args as Record<string, unknown>;
     const declared = WORKLOAD_RULES.commonArgs.filter((k) => !WORKLOAD_RULES.connectionKeys.includes(k));
@@ -129,12 +134,15 @@ export abstract class WorkloadResource extends HostedResource {
       workloadId: args.workloadId ?? name,
       type,
       [DIGEST_KEY]: digestAsTheProgramRuns(args.workloadId ?? name, args.credentials),
+      [REPLACED_BY_KEY]: replacedBy,
       ...connection.props,
       customTimeouts: carriedTimeouts(opts),
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(WORKLOAD_RULES.outputKeys.map((k) => [k, undefined])),
     };
     super("workload", className, name, props, WORKLOAD_RULES.properties, connection.opts);
+    const warning = deletedWithWarning(`${className} "${name}"`, opts);
+    if (warning) void pulumi.log.warn(warning, this);
   }
 }
 

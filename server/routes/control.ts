@@ -12,6 +12,7 @@ import { statusRecord } from "../workloads/status";
 import { emitSynthetic, SyntheticEvents } from "./synthetic";
 
 const FailBody = z.strictObject({ message: z.string().min(1).max(2000) });
+const KeyBody = z.strictObject({ key: z.string().min(1).max(512) });
 
 async function parseBody<T>(rc: RequestContext, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(await readJson(rc.req));
@@ -47,6 +48,14 @@ export function controlRoutes(ctx: ServiceContext, router: Router): void {
   router.add("GET", "/_control/workloads/:ws/:id/transitions", "control", (rc) => {
     const ws = controlWorkspace(ctx, rc.params.ws);
     sendJson(rc.res, 200, { transitions: ws.transitions.get(rc.params.id) ?? [], now: preciseNow() });
+  });
+
+  // A key rotation: the workspace's old key is revoked at once.
+  router.add("PUT", "/_control/workspaces/:ws/key", "control", async (rc) => {
+    const { key } = await parseBody(rc, KeyBody);
+    if (!ctx.keys.replace(rc.params.ws, key))
+      throw new ErrorReply("not_found", "workspace not found", [{ path: "ws", message: "not found" }]);
+    sendEmpty(rc.res, 204);
   });
 
   router.add("POST", "/_control/reconciler/pause", "control", (rc) => {

@@ -41,11 +41,12 @@ describe("diffWorkload", () => {
   it.each([
     // [what changes, news over the VM, changes, replaces, deleteBeforeReplace]; `changes: undefined`
     // (DIFF_UNKNOWN) has the engine diff the inputs itself, per property, keeping our replaces.
+    // Every workload replacement deletes first (the classes' `deleteBeforeReplace` says so too).
     ["nothing (a new __provider text included)", {}, false, [], false],
-    ["the workspace", { workspace: "prod" }, undefined, ["workspace"], false],
-    ["the workload id", { workloadId: "web-2" }, undefined, ["workloadId"], false],
+    ["the workspace", { workspace: "prod" }, undefined, ["workspace"], true],
+    ["the workload id", { workloadId: "web-2" }, undefined, ["workloadId"], true],
     ["the type (os)", { type: "vm-windows" }, undefined, ["type"], true],
-    ["the workspace and the type", { workspace: "prod", type: "vm-windows" }, undefined, ["type", "workspace"], false],
+    ["the workspace and the type", { workspace: "prod", type: "vm-windows" }, undefined, ["type", "workspace"], true],
     ["a spec field", { cpus: 4 }, undefined, [], false],
     ["a new spec field", { memory: "8Gi" }, undefined, [], false],
     ["VM credentials", { credentials: { password: "new-Pass-2" } }, undefined, [], false],
@@ -53,7 +54,7 @@ describe("diffWorkload", () => {
     ["a wait option", { readyTimeoutSeconds: 60, waitForReady: false }, undefined, [], false],
     ["the base URL and API key", { baseUrl: "http://other", apiKey: "k-123456" }, undefined, [], false],
     ["adopt", { adopt: true }, undefined, [], false],
-    ["an unknown id (preview)", { workloadId: UNKNOWN }, undefined, ["workloadId"], false],
+    ["an unknown id (preview)", { workloadId: UNKNOWN }, undefined, ["workloadId"], true],
     ["an unknown spec field (preview)", { cpus: UNKNOWN }, undefined, [], false],
   ])("should diff %s", (_what, over, changes, replaces, deleteBeforeReplace) => {
     const d = diffWorkload(vmState, { ...vmNews(), ...over });

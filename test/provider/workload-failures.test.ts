@@ -128,7 +128,7 @@ describe("workload provider failures", () => {
       (e: unknown) => e,
     );
     expect((wrongKey as Error).message).toMatch(
-      /apiKey: the API key belongs to another workspace than demo.*answered 403/,
+      /apiKey: the API key \(from the `apiKey` argument of the resource or of its Workspace\) belongs to another workspace than demo.*answered 403/,
     );
     expectNoSecret(wrongKey);
   });

@@ -67,7 +67,7 @@ describe("workload provider against the local service", () => {
     await h.ctl.resetCounters();
     const news = { workloadId: id, type: "pod", image: "nginx" };
     const refusal = new RegExp(
-      `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\).*another workloadId.*\`adopt: true\`.*: its live spec is then replaced.*deletes the workload`,
+      `workload ${id} already exists in workspace demo \\(pod, phase \\w+\\)[\\s\\S]*another workloadId.*\`adopt: true\`.*: its live spec is then replaced.*deletes the workload`,
     );
     const checked = await h.workload.check({}, news);
     expect(checked.failures).toEqual([{ property: "workloadId", reason: expect.stringMatching(refusal) }]);
@@ -95,7 +95,7 @@ describe("workload provider against the local service", () => {
         property: "workloadId",
         reason: expect.stringMatching(
           new RegExp(
-            `nothing proves it is VirtualMachine "${id}" \\(${urn}\\)'s.*\`aliases\`.*\`adopt: true\`.*npx pulumi-wws recover`,
+            `nothing proves it is VirtualMachine "${id}"'s[\\s\\S]*\`aliases\`[\\s\\S]*\`adopt: true\`[\\s\\S]*npx pulumi-wws recover[\\s\\S]*pulumi up --replace ${urn}`,
           ),
         ),
       },

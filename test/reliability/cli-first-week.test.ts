@@ -150,8 +150,9 @@ describe("a new team's first week through pulumi", () => {
     const before = await mutating();
     await withProgram(`${example}\nnew wws.Pod("legacy", { workspace: ws, image: "nginx:1.27" });\n`, async () => {
       const p = await preview();
-      expect(said(p)).toMatch(
-        /workload legacy already exists in workspace \S+ \(pod, phase \w+\).*another workloadId.*`adopt: true`.*: its live spec is then replaced by this declaration.*deletes the workload/,
+      // The refusal's first line is on the row; its stories follow it under Diagnostics, once.
+      expect(p.stdout).toMatch(
+        /workload legacy already exists in workspace \S+ \(pod, phase \w+\)[\s\S]*another workloadId.*`adopt: true`.*: its live spec is then replaced by this declaration.*deletes the workload/,
       );
       expect(said(p)).not.toMatch(/import:/);
       await expectRefusedWithoutChange(p, before);

@@ -127,7 +127,7 @@ export async function runOp(
   stack: Stack,
   kind: OpKind,
   timeoutMs: number,
-  extra: { parallel?: number; debug?: boolean; policyPacks?: string[] } = {},
+  extra: { parallel?: number; debug?: boolean; policyPacks?: string[]; replace?: string[] } = {},
 ): Promise<OpOutcome> {
   const started = Date.now();
   const out: OpOutcome = { ok: false, error: "", stdout: "", stderr: "", events: [], ms: 0, outputs: {} };
@@ -139,6 +139,7 @@ export async function runOp(
     onEvent: (e: EngineEvent) => void out.events.push(JSON.stringify(e)),
     ...(extra.debug ? { debug: true } : {}),
     ...(extra.policyPacks ? { policyPacks: extra.policyPacks } : {}),
+    ...(extra.replace ? { replace: extra.replace } : {}),
   };
   const run = async (): Promise<void> => {
     if (kind === "up") {

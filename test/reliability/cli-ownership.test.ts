@@ -80,7 +80,7 @@ describe("ownership through pulumi", () => {
     expect(p.ok).toBe(false);
     // The engine stops at the first check that fails: the database's or the pod's, whichever it checked first.
     expect(said(p)).toMatch(/workload (rf-db|rf-web) already exists in workspace \S+ \((storage|pod), phase Running\)/);
-    expect(said(p)).toMatch(/`aliases` resource option.*aliases: \[\{ parent: pulumi\.rootStackResource \}\]/);
+    expect(p.stdout).toMatch(/`aliases` resource option.*aliases: \[\{ parent: pulumi\.rootStackResource \}\]/);
     expect((await counters()).mutating).toBe(before.mutating);
 
     s.setProgram(inComponent("[{ parent: pulumi.rootStackResource }]"));
@@ -114,8 +114,8 @@ describe("ownership through pulumi", () => {
     );
     const p = await runOp(s.stack, "preview", OP_TIMEOUT_MS);
     expect(p.ok).toBe(false);
-    expect(said(p)).toMatch(
-      /workload web already exists.*nothing proves it is Pod "frontend".*aliases: \[\{ name: "<old name>" \}\]/,
+    expect(p.stdout).toMatch(
+      /workload web already exists.*nothing proves it is Pod "frontend"[\s\S]*aliases: \[\{ name: "<old name>" \}\]/,
     );
     expect((await counters()).mutating).toBe(before.mutating);
     await ok(s.stack, "destroy");
@@ -134,7 +134,7 @@ describe("ownership through pulumi", () => {
     const before = await counters();
     const p = await runOp(sg, "preview", OP_TIMEOUT_MS);
     expect(p.ok).toBe(false);
-    expect(said(p)).toMatch(/workload shared already exists.*another stack's workload.*another workloadId/);
+    expect(p.stdout).toMatch(/workload shared already exists[\s\S]*another stack's workload.*another workloadId/);
     const u = await runOp(sg, "up", OP_TIMEOUT_MS);
     expect(u.ok).toBe(false);
     await ok(sg, "destroy");
@@ -180,7 +180,7 @@ describe("ownership through pulumi", () => {
     // The plain rerun is refused, naming the recovery; it sends nothing and keeps the record.
     const plain = await runOp(s.stack, "up", OP_TIMEOUT_MS);
     expect(plain.ok).toBe(false);
-    expect(said(plain)).toMatch(/workload p\d+ already exists.*`pulumi cancel --yes`.*`npx pulumi-wws recover`/);
+    expect(plain.stdout).toMatch(/workload p\d+ already exists[\s\S]*`pulumi cancel --yes`.*`npx pulumi-wws recover`/);
     expect((await counters()).mutating).toBe(before.mutating);
     expect(await pending()).toBe(PODS);
 

@@ -81,6 +81,19 @@ describe("a bad program", () => {
       },
       `${POD} resource 'b': property workloadId value {web} has a problem: workload web of workspace team is also declared by Pod "a" (urn:pulumi:dev::mockcmp::${POD}::a): a workload belongs to one resource, and two would overwrite each other's spec. Give Pod "b" a workloadId of its own, or remove one of the two`,
     ],
+    [
+      "a database that replaceOnChanges replaces on a cpu change, without allowDataLoss",
+      () =>
+        new wws.Database(
+          "db",
+          { engine: "postgres", cpu: "1", credentials: { password: PASSWORD } },
+          { replaceOnChanges: ["cpu"] },
+        ),
+      `${DB} resource 'db' has a problem: database db in workspace team: the resource option replaceOnChanges (cpu) can replace it, ` +
+        "and a replacement deletes the database with all its data and creates a new, empty one. Nothing was sent.\n" +
+        "The engine replaces on this option without asking this provider. To keep the database, remove the option " +
+        "(a changed field is then updated in place); to let it replace it, set `allowDataLoss: true` on the resource",
+    ],
   ])("should fail %s with pulumi preview's message", async (title, program, message) => {
     expect(await run(title, program)).toEqual({ error: message });
   });

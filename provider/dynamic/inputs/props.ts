@@ -34,8 +34,14 @@ export const RESOURCE_URN_KEY = "__urn";
  * state.
  */
 export const DIGEST_KEY = "__credentialsDigest";
+/**
+ * The resource options that replace the resource without asking `diff` (`replaceOnChanges` beyond
+ * the class's own keys, `replacementTrigger`, `replaceWith`), as the class read them: `check`
+ * refuses them on a database without `allowDataLoss`. Never in state.
+ */
+export const REPLACED_BY_KEY = "__replacedBy";
 /** The inputs the resource classes send for `check` alone: it removes them before anything is stored. */
-export const TRANSIENT_KEYS: readonly string[] = Object.freeze([RESOURCE_URN_KEY, DIGEST_KEY]);
+export const TRANSIENT_KEYS: readonly string[] = Object.freeze([RESOURCE_URN_KEY, DIGEST_KEY, REPLACED_BY_KEY]);
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 

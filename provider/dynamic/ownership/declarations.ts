@@ -13,6 +13,8 @@ export class Declarations {
   private readonly existing = new Set<string>();
   /** Per workload, the URNs whose state held it when checked: a replacement of its own resource. */
   private readonly holders = new Map<string, Set<string>>();
+  /** Per URN checked in this run, whether its checked inputs say `allowDataLoss: true`. */
+  private readonly dataLossAllowed = new Map<string, boolean>();
 
   /**
    * Records that `urn` was checked with (`olds`) or without a state; answers whether it exists. A
@@ -54,6 +56,20 @@ export class Declarations {
     const key = keyOf(baseUrl, workspace, id);
     const owner = this.owners.get(key);
     return owner !== undefined && !this.holders.get(key)?.has(owner) ? owner : undefined;
+  }
+
+  /** Records that the program declares `urn` in this run, and whether it allows losing its data. */
+  declared(urn: string, allowDataLoss: boolean): void {
+    this.dataLossAllowed.set(urn, allowDataLoss);
+  }
+
+  /**
+   * For the delete of the resource `urn`: undefined when this run's program does not declare it (a
+   * removal, `pulumi destroy`); else whether it allows losing its data. A resource the program
+   * still declares is deleted only to be replaced.
+   */
+  dataLossAllowedFor(urn: string): boolean | undefined {
+    return this.dataLossAllowed.get(urn);
   }
 
   /** The URN of the resource that declared the workload, when its program sent one. */

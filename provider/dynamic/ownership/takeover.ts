@@ -19,24 +19,25 @@ export const RECOVER_COMMAND = "npx pulumi-wws recover";
 
 /**
  * Why `create` (and, at preview, `check`) refuses an id that exists. The service keeps no owner per
- * workload and a matching spec proves nothing, so the message tells the three ways it can happen
- * and the way out of each; `urn` is the refused resource's, when its class sent one.
+ * workload and a matching spec proves nothing, so the message tells the ways it can happen and the
+ * way out of each; `urn` is the refused resource's, when its class sent one. Its first line says
+ * what happened: the CLI shows only that line on the resource's row, and the whole text once,
+ * under Diagnostics.
  */
 export function alreadyExistsMessage(workspace: string, id: string, status: WorkloadStatus, urn?: string): string {
-  const who = urn ? `${describeUrn(urn)} (${urn})` : "this resource";
-  return (
+  const who = urn ? describeUrn(urn) : "this resource";
+  return [
     `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}), ` +
-    `and nothing proves it is ${who}'s: the service keeps no owner, and a workload is taken over only on the stack's record or your word. Nothing was sent. ` +
-    `Whichever of these happened: ` +
-    `(1) you moved or renamed a resource of this program (into a component, or a new name): keep its workload with the \`aliases\` resource option, ` +
-    `e.g. \`{ parent: this, aliases: [{ parent: pulumi.rootStackResource }] }\` for a move from the stack into a component, ` +
-    `or \`aliases: [{ name: "<old name>" }]\` for a rename; without it the old resource is deleted and takes the workload with it. ` +
-    `(2) It is another stack's workload, or one made outside Pulumi: give this resource another workloadId to keep both, ` +
-    `or set \`adopt: true\` to manage this very workload from here: its live spec is then replaced by this declaration ` +
-    `(every field you do not declare is reset), and destroying this resource, or removing it from the program, deletes the workload. ` +
-    `(3) A killed \`pulumi up\` of this stack created it: run \`pulumi cancel --yes\` if the stack is locked, then \`${RECOVER_COMMAND}\` ` +
-    `(it takes ${workspace}/${id} into the stack only if the stack's pending creates prove it; \`--yes\` applies), then \`pulumi up\``
-  );
+      `and nothing proves it is ${who}'s: the service keeps no owner. Nothing was sent. Whichever happened:`,
+    `(1) You renamed or moved the resource: add the \`aliases\` resource option, \`aliases: [{ name: "<old name>" }]\` ` +
+      `(into a component: \`aliases: [{ parent: pulumi.rootStackResource }]\`).`,
+    `(2) \`pulumi state delete\` or \`pulumi state move\` took it out of this stack: \`adopt: true\` for one \`pulumi up\` takes it back.`,
+    `(3) It is another stack's workload, or an outside one: another workloadId keeps both; \`adopt: true\` takes it over: ` +
+      `its live spec is then replaced by this declaration, and destroying this resource deletes the workload.`,
+    `(4) A killed \`pulumi up\` created it: \`pulumi cancel --yes\`, \`${RECOVER_COMMAND}\` (\`--yes\` takes it in ` +
+      `if the stack's pending creates prove it), \`pulumi up\`.`,
+    `(5) \`pulumi state taint\`, which this provider cannot see: use \`pulumi up --replace ${urn ?? "<urn>"}\` instead.`,
+  ].join("\n");
 }
 
 /**

@@ -13,7 +13,8 @@ import {
   type RetryNotice,
   type WorkspaceClient,
 } from "../../../sdk";
-import { CONNECTION_SETTINGS, type Connection, type ConnectionField, type ResolvedConnection } from "./connection";
+import type { Connection, ConnectionField, ResolvedConnection } from "./connection";
+import { settingSource } from "./setting-source";
 import { failureAt, type Failure } from "../inputs/failures";
 import { keepSpec } from "./shared-spec";
 
@@ -29,11 +30,12 @@ const UNREACHABLE_AFTER_MS = 4 * 1000; // 4 s
 
 /** `(from the stack config wws:apiKey)` */
 function origin(field: ConnectionField, r: ResolvedConnection): string {
-  const s = CONNECTION_SETTINGS[field];
-  const from = r.from[field];
-  if (from === "config") return ` (from the stack config ${s.config})`;
-  if (from === "env") return ` (from the environment variable ${s.env})`;
-  return "";
+  return ` (from ${settingSource(field, r).where})`;
+}
+
+/** A message's cause, without its closing full stop (a sentence follows). */
+function causeText(err: Error): string {
+  return err.message.replace(/\.+$/, "");
 }
 
 /** The cause under a give-up: what the last attempt met. */
@@ -45,16 +47,17 @@ function rootOf(err: unknown): unknown {
 function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection): Failure | undefined {
   const cause = rootOf(err);
   const at = `the service at ${conn.baseUrl}${origin("baseUrl", r)}`;
-  const fixUrl = `check the base URL (${CONNECTION_SETTINGS.baseUrl.set}) and that the service runs`;
+  const fixUrl = `check the base URL and that the service runs. ${settingSource("baseUrl", r).fix("the base URL")}`;
+  const key = settingSource("apiKey", r);
   if (cause instanceof UnauthorizedError)
     return failureAt(
       ["apiKey"],
-      `the API key${origin("apiKey", r)} is not valid: ${at} answered 401 for workspace ${conn.workspace} (a mistyped, unknown or revoked key). Set the workspace's key: ${CONNECTION_SETTINGS.apiKey.set}`,
+      `the API key${origin("apiKey", r)} is not valid: ${at} answered 401 for workspace ${conn.workspace} (a mistyped, unknown or revoked key). ${key.fix("the workspace's key")}`,
     );
   if (cause instanceof ForbiddenError)
     return failureAt(
       ["apiKey"],
-      `the API key${origin("apiKey", r)} belongs to another workspace than ${conn.workspace}${origin("workspace", r)}: ${at} answered 403. Use a key minted for ${conn.workspace}, or name the key's workspace`,
+      `the API key${origin("apiKey", r)} belongs to another workspace than ${conn.workspace}${origin("workspace", r)}: ${at} answered 403. Either name the key's workspace, or use a key minted for ${conn.workspace}. ${key.fix("that key")}`,
     );
   if (cause instanceof NotFoundError)
     return failureAt(
@@ -64,10 +67,7 @@ function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection
   if (cause instanceof CertificateError)
     return failureAt(["baseUrl"], `cannot reach ${at}: ${cause.message} Nothing was sent`);
   if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError)
-    return failureAt(
-      ["baseUrl"],
-      `cannot reach ${at}: ${cause.message.replace(/\.$/, "")}. Nothing was sent; ${fixUrl}`,
-    );
+    return failureAt(["baseUrl"], `cannot reach ${at}: ${causeText(cause)}. Nothing was sent; ${fixUrl}`);
   if (cause instanceof ResponseValidationError)
     return failureAt(["baseUrl"], `${at} answered, but not as the Workspace Workload Service does: ${fixUrl}`);
   if (cause instanceof HttpError)

@@ -10,6 +10,7 @@ import { createTemplateOnce } from "../service/read-back";
 import { checkTemplate } from "./check";
 import { requireConnection } from "../service/connection";
 import { connected } from "../service/connected";
+import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
 import { diffResultOf } from "../diff-result";
 import { sameValue } from "../inputs/equal";
@@ -113,13 +114,12 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_RULES.outputKeys.includes(k))
         .filter((k) => !sameValue(olds[k], news[k]))
         .sort();
+      const replaces = changed.filter((k) => TEMPLATE_RULES.replaceOnChanges.includes(k));
+      const local = changed.filter((k) => !replaces.includes(k));
+      for (const note of settingsOnlyNotes({ replaces, updates: [], restart: false, resumeWait: false, local }))
+        ctx.progress.note(`template ${String(news.name)}: ${note}`);
       // Created before the old one is deleted: the new template gets a new id.
-      return diffResultOf({
-        inputsChanged: changed.length > 0,
-        resumeWait: false,
-        replaces: changed.filter((k) => TEMPLATE_RULES.replaceOnChanges.includes(k)),
-        deleteFirst: false,
-      });
+      return diffResultOf({ inputsChanged: changed.length > 0, resumeWait: false, replaces, deleteFirst: false });
     },
 
     async create(inputs) {

@@ -84,8 +84,8 @@ function holdsPassword(props: Props): boolean {
 /**
  * `diff` of a workload. A replacement that keeps the workspace and the workload id (a new type,
  * engine or database credentials) must free the id first: the service refuses an id of another
- * type (409) and `create` refuses an id that exists. So those replace delete-before-create; a new
- * id or a new workspace is created first, then the old one deleted.
+ * type (409) and `create` refuses an id that exists. Every workload field's replacement is
+ * declared delete-first, as the classes' `deleteBeforeReplace` makes every replacement anyway.
  */
 export function diffWorkload(olds: Props, news: Props): DiffResult {
   return diffOfChanges(classifyWorkloadChanges(olds, news), olds);

@@ -11,6 +11,7 @@ import {
 import { checkWorkload } from "./check";
 import type { Connection } from "../service/connection";
 import { connected } from "../service/connected";
+import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
 import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
@@ -27,6 +28,7 @@ import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-statu
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { databaseReplacement } from "./data-loss";
+import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
 import type { TimeoutOperation } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
 import { awaitWorkload } from "./wait";
@@ -198,6 +200,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         async () => {
           const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
           recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
+          failures.push(...checkReplacement(ctx, olds, news, inputs));
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
@@ -215,7 +218,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       if (replacement && !replacement.allowed) throw replacement.error;
       if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(declared));
       // The engine's detailed diff shows such a change as an update like any other: its rule says what it does.
-      for (const note of notesOf(changes))
+      for (const note of [...notesOf(changes), ...settingsOnlyNotes(changes)])
         ctx.progress.note(`${describeWorkload(declared.identity)}: ${note}`, urnOf(declared));
       return diffOfChanges(changes, olds);
     },
@@ -332,6 +335,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const stored = locate(id, props);
       await connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
         const workloadId = stored.identity.workloadId;
+        refuseDeclaredDatabaseDelete(ctx, id, { ...props, workspace: conn.workspace, workloadId });
         // Another resource of this deployment took this workload over (an adopt after a move):
         // deleting it would delete theirs. Only this resource leaves the state.
         const holder = ctx.declarations.newHolderOf(conn.baseUrl, conn.workspace, workloadId);

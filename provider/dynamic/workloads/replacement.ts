@@ -1,0 +1,60 @@
+import type { ProviderContext } from "../context";
+import type { Failure } from "../inputs/failures";
+import { REPLACED_BY_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
+import { recordHeld } from "../ownership/declarations";
+import { declaredDatabaseDeleteError, replaceTargetFailure, replacementOptionsFailure } from "./data-loss";
+
+/**
+ * What `check` notes and refuses of the replacements the engine drives without `diff`:
+ *
+ * - `pulumi up --replace <urn>` (and `--target-replace`): the engine checks the resource without
+ *   its state, as if it were new. Named on the command line, it is taken for the resource it is:
+ *   it held its workload (its delete goes out, see `Declarations.newHolderOf`) and its id is not
+ *   somebody else's; a database is refused without `allowDataLoss: true`;
+ * - `replaceWith`: a resource replaced along with another is deleted first, then checked without
+ *   its state as well (the engine "re-creates" it): taken for itself in the same way. A new resource
+ *   with `replaceWith` whose id is taken is then refused by `create` instead, still with nothing sent;
+ * - resource options that replace (`replaceOnChanges`, `replacementTrigger`, `replaceWith`): a
+ *   database is refused without `allowDataLoss: true`;
+ * - whether the resource allows losing its data, for `delete` (`refuseDeclaredDatabaseDelete`).
+ */
+export function checkReplacement(ctx: ProviderContext, olds: Props, news: Props, inputs: Props): Failure[] {
+  const failures: Failure[] = [];
+  const urn = news[RESOURCE_URN_KEY];
+  if (typeof urn === "string") {
+    ctx.declarations.declared(urn, inputs.allowDataLoss === true);
+    if (olds.workloadId === undefined && ctx.replaceTargets.has(urn)) {
+      takenForItself(ctx, urn, inputs);
+      const refused = replaceTargetFailure(inputs, urn);
+      if (refused) failures.push(refused);
+    } else if (olds.workloadId === undefined && replacedWith(news)) takenForItself(ctx, urn, inputs);
+  }
+  const refused = replacementOptionsFailure(inputs, news[REPLACED_BY_KEY]);
+  if (refused) failures.push(refused);
+  return failures;
+}
+
+/** A resource checked without its state that replaces itself: it held its workload, and it exists. */
+function takenForItself(ctx: ProviderContext, urn: string, inputs: Props): void {
+  ctx.declarations.exists(urn, true);
+  recordHeld(ctx.declarations, urn, inputs);
+}
+
+/** Whether the class read a `replaceWith` option (see `REPLACED_BY_KEY`). */
+function replacedWith(news: Props): boolean {
+  const by = news[REPLACED_BY_KEY];
+  return Array.isArray(by) && by.includes("replaceWith");
+}
+
+/**
+ * Throws before a database is deleted as the first half of a replacement that neither `check` nor
+ * `diff` could refuse (`pulumi state taint`, a `--replace` not read from the command line): the
+ * engine deletes a resource that this run's program still declares (its URN was checked) only to
+ * replace it. `pulumi destroy` and a resource removed from the program are deletes the user wrote.
+ */
+export function refuseDeclaredDatabaseDelete(ctx: ProviderContext, resourceId: string, stored: Props): void {
+  if (stored.type !== "storage") return;
+  const urn = ctx.deleteUrns.urnOf(resourceId);
+  if (urn === undefined || ctx.declarations.dataLossAllowedFor(urn) !== false) return;
+  throw declaredDatabaseDeleteError(stored, urn);
+}
