@@ -114,8 +114,7 @@ const REMAINS: Record<LatencyOp, string> = {
   "preview (new)": "one read of the workspace for the deployment (the connection check's), shared by every check",
   up: "per pod, in parallel steps: its upsert and the wait's status reads (after the stream's events); the checks and creates share the workspace reads (one per 5 s at most)",
   "preview (no changes)": "one read of the workspace for the deployment: nothing per resource (the diff is local)",
-  refresh:
-    "per pod, a status read (and the shared spec read); the engine's reads of 200 pods took about 33 round trips of wall here, not 1: not explained yet",
+  refresh: "per pod, in parallel steps: a status read, then the shared spec read",
   destroy: "per pod, in parallel steps: the delete and its wait until /status answers 404",
 };
 
