@@ -13,6 +13,7 @@ import { addParallel, runParallel } from "./parallel";
 import type { Backend } from "./fleet";
 import { addFleet } from "./report-fleet";
 import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./scale";
+import { addLatency, runLatency } from "./latency";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -25,7 +26,9 @@ import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./s
  * ours against `@pulumi/pulumi`'s; 7. `pulumi up` of 200 pods at the engine's default parallelism and
  * at `--parallel 200`; 8. pods at scale through examples/fleet: one stack of 1,000 and 2,000, and
  * 2,000 in 8 stacks at once, on the file backend and on PostgreSQL (an hour or more: only with
- * `--only=8`). Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * `--only=8`); 9. far from the service: preview, `up` at `--parallel N`, an unchanged preview,
+ * refresh and destroy of N new pods (200, or the first of `--pods`) with 0 and 100 ms added to each
+ * answer (about 3 minutes: only with `--only=9`). Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -100,7 +103,7 @@ export interface Args {
   only: Set<number>;
   trace: boolean;
   serviceCpuProf?: string;
-  /** Scenario 3's sizes instead of the plan's. */
+  /** Scenario 3's sizes instead of the plan's; the first is scenario 9's count. */
   pods?: number[];
   /** Scenario 5's count of VMs and of pods. @default 100 */
   vms?: number;
@@ -115,10 +118,10 @@ export interface Args {
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
-  // Scenario 8 takes an hour or more: it runs only when named.
+  // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
   const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
@@ -290,6 +293,13 @@ export async function main(argv: readonly string[]): Promise<string> {
       if (failures.length > 0) report.json.fleet_failures = failures;
     }
   }
+
+  // Scenario 9: far from the service (0 and 100 ms added to each answer).
+  if (args.only.has(9))
+    addLatency(
+      report,
+      await runLatency({ pods: args.pods?.[0] ?? 200, latenciesMs: [0, 100], stepMs: plan.stepMs, progress }),
+    );
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

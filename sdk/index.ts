@@ -43,6 +43,7 @@ export {
   ServerError,
   RetriesExhaustedError,
   StreamAuthError,
+  StreamCutError,
   ReadinessTimeoutError,
   WorkloadFailedError,
   HTTP_ERROR_CODES,
@@ -129,6 +130,7 @@ export { CA_CERTS_RULE, insecureHttpProblem, isLoopbackHost, proxyProblem } from
 export { collectSecrets, redact } from "./redact";
 export { outcomeUnknown } from "./retry-rules";
 export { FailureStreak } from "./failure-streak";
+export { RetrySpacing, type NextAttempt } from "./retry-spacing";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
 export {

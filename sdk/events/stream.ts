@@ -7,6 +7,7 @@ import {
   HttpError,
   ResponseValidationError,
   StreamAuthError,
+  StreamCutError,
   WwsError,
   retryAfterOf,
 } from "../errors";
@@ -61,6 +62,14 @@ export interface EventStreamInit {
   /** Receives every event, state change and error of this connection. */
   sink: StreamListener;
 }
+
+/**
+ * A connection open at least this long before it ended proved the stream works: the reconnect
+ * backoff starts over, and a clean end (the server's lifetime cap) reconnects at once. One that
+ * ended sooner counts as a failure, so that a stream answered and ended at once, again and again,
+ * is reconnected with backoff rather than in a tight loop.
+ */
+export const HEALTHY_OPEN_MS = 1000; // 1 s
 
 /** How one connection ended. */
 type Outcome =
@@ -119,6 +128,8 @@ export class EventStream {
   private readonly operation: string;
   private readonly path: string;
   private readonly origin: string;
+  /** How long the latest connection was open (0 when it never opened). */
+  private openMs = 0;
 
   constructor(private readonly init: EventStreamInit) {
     this.#apiKey = init.apiKey;
@@ -165,12 +176,16 @@ export class EventStream {
         return;
       }
       this.setState("down");
-      if (outcome.wasOpen) failures = 0;
+      if (outcome.wasOpen && this.openMs >= HEALTHY_OPEN_MS) failures = 0;
       let delayMs = 0;
       if (outcome.kind === "retry") {
         this.init.sink.onError?.(outcome.error);
         failures++;
         delayMs = reconnectDelay(failures, outcome.error, this.serverRetryMs, this.init.options, this.init.random);
+      } else if (this.openMs < HEALTHY_OPEN_MS) {
+        failures++;
+        const ended = new ConnectionError(this.operation, false, new Error("the service ended the stream at once"));
+        delayMs = reconnectDelay(failures, ended, this.serverRetryMs, this.init.options, this.init.random);
       }
       await sleep(delayMs, this.init.clock, this.stopper.signal).catch(() => undefined);
     }
@@ -195,6 +210,8 @@ export class EventStream {
     // Armed before the request: it also bounds a connect or a response head that never comes.
     const watchdog = new Watchdog(clock, Math.round(options.heartbeatMs * WATCHDOG_FACTOR), stop);
     let wasOpen = false;
+    let openedAt = 0;
+    this.openMs = 0;
     try {
       const res = await this.lease.dispatcher.request({
         origin: this.origin,
@@ -217,14 +234,17 @@ export class EventStream {
       });
       const decoder = new TextDecoder();
       wasOpen = true;
+      openedAt = clock.now();
       this.setState("open");
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         watchdog.touch();
         parser.feed(decoder.decode(chunk, { stream: true }));
       }
+      this.openMs = clock.now() - openedAt;
       return { kind: "ended", wasOpen };
     } catch (err) {
       if (this.stopper.signal.aborted) return { kind: "closed" };
+      if (wasOpen) this.openMs = clock.now() - openedAt;
       if (watchdog.fired) {
         const silent = new Error(`no event or heartbeat for ${Math.round(options.heartbeatMs * WATCHDOG_FACTOR)} ms`);
         return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, false, silent) };
@@ -236,7 +256,14 @@ export class EventStream {
           kind: "fatal",
           error: new CertificateError(this.operation, cert.code, cert.reason, cert.untrusted, err),
         };
-      return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, !wasOpen && isBeforeSend(err), err) };
+      // Open, then cut (a proxy's read timeout, a reset): not a failure to reach the service.
+      if (wasOpen)
+        return {
+          kind: "retry",
+          wasOpen,
+          error: new StreamCutError(this.operation, this.openMs, options.heartbeatMs, err),
+        };
+      return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, isBeforeSend(err), err) };
     } finally {
       watchdog.stop();
       this.stopper.signal.removeEventListener("abort", stop);

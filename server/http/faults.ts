@@ -18,6 +18,11 @@ export const FaultConfig = z.strictObject({
   retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
   /** Faults apply to paths starting with this; always within `/v1`. @default "/v1" */
   pathPrefix: z.string().startsWith("/v1").optional(),
+  /** Faults apply to requests of these methods only (`["POST"]`: the creates, not the list). @default every method */
+  methods: z
+    .array(z.enum(["GET", "POST", "DELETE", "PUT"]))
+    .min(1)
+    .optional(),
   /** At most this many faulted answers, then error injection stops (latency stays). @default unlimited */
   maxFaults: z.number().int().min(0).optional(),
   /**
@@ -53,9 +58,15 @@ export class Faults {
   }
 
   /** Waits the configured latency, then returns the error to answer with, or "drop-answer", if any. */
-  async apply(path: string, random: () => number = Math.random): Promise<ErrorReply | "drop-answer" | undefined> {
+  async apply(
+    path: string,
+    random: () => number = Math.random,
+    method?: string,
+  ): Promise<ErrorReply | "drop-answer" | undefined> {
     const c = this.config;
     if (c === undefined || !path.startsWith(c.pathPrefix ?? "/v1")) return undefined;
+    if (c.methods !== undefined && (method === undefined || !(c.methods as string[]).includes(method)))
+      return undefined;
     const delay = Array.isArray(c.latencyMs)
       ? c.latencyMs[0] + random() * Math.max(0, c.latencyMs[1] - c.latencyMs[0])
       : c.latencyMs;

@@ -94,7 +94,7 @@ export function createRequestHandler(
       const match = router.match(method, path);
       if (match.route) routeName = match.route.pattern;
       if (path.startsWith("/v1/") || path === "/v1") {
-        const fault = await ctx.faults.apply(path);
+        const fault = await ctx.faults.apply(path, Math.random, method);
         if (fault === "drop-answer") res.end = (() => res.destroy()) as unknown as typeof res.end;
         else if (fault) throw fault;
       }

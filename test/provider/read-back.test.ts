@@ -3,7 +3,7 @@
  * sent again when the service refused them (429, 503), and read back, not blindly repeated, when
  * the answer was lost after the service acted (the connection dropped instead of the answer).
  */
-import { change, startHarness, uid, up, type Harness } from "./harness";
+import { apiRequests, change, startHarness, uid, up, type Harness } from "./harness";
 
 jest.setTimeout(30_000);
 
@@ -39,5 +39,53 @@ describe("calls that must not run twice", () => {
     await h.ctl.clearFaults();
     const saved = (await h.client.listTemplates()).filter((t) => t.name === name);
     expect(saved.map((t) => t.id)).toEqual([outs.templateId]);
+  });
+});
+
+describe("a service that fails every such call", () => {
+  it("should space the restarts it reads back, say so on the row, and fail at the deadline naming the status", async () => {
+    const id = uid("rb");
+    const pod = { workloadId: id, type: "pod", image: "nginx", readyTimeoutSeconds: 4 };
+    const { id: rid, outs } = await up(h.workload, { ...pod, restartTrigger: "1" });
+    await h.ctl.resetCounters();
+    await h.ctl.setFaults({
+      errorRate: 1,
+      errorStatuses: [500],
+      pathPrefix: `/v1/tenants/demo/workloads/${id}/restart`,
+    });
+    h.lines.length = 0;
+    const started = Date.now();
+    const failed = await change(h.workload, rid, outs, { ...pod, restartTrigger: "2" }).catch((e: unknown) => e);
+    const ms = Date.now() - started;
+    expect(String(failed)).toMatch(/restart .* failed: HTTP 500 .*gave up after \d+ attempts/);
+    const requests = await apiRequests(h);
+    const restarts = requests["POST /v1/tenants/:name/workloads/:id/restart"] ?? 0;
+    // Without spacing, a 4 s budget held thousands of restarts; with the client's backoff (200 ms
+    // doubling, full jitter) it holds about ten, each read back once.
+    expect(restarts).toBeGreaterThanOrEqual(2);
+    expect(restarts).toBeLessThanOrEqual(25);
+    expect(ms).toBeLessThan(10_000);
+    expect(
+      h.lines.some((l) =>
+        /update of pod .*: the restart got HTTP 500 and its status shows no restart: sending it again in/.test(l),
+      ),
+    ).toBe(true);
+  });
+
+  it("should space the template creates it reads back and fail at the deadline naming the status", async () => {
+    await h.ctl.resetCounters();
+    await h.ctl.setFaults({
+      errorRate: 1,
+      errorStatuses: [500],
+      pathPrefix: "/v1/tenants/demo/templates",
+      methods: ["POST"],
+    });
+    const name = `spaced ${uid("t")}`;
+    const template = { name, kind: "pod", config: { pod: { image: "nginx" } }, customTimeouts: { create: "3s" } };
+    const failed = await up(h.template, template).catch((e: unknown) => e);
+    expect(String(failed)).toMatch(/create template .* failed: HTTP 500 .*gave up after \d+ attempts/);
+    const creates = (await apiRequests(h))["POST /v1/tenants/:name/templates"] ?? 0;
+    expect(creates).toBeGreaterThanOrEqual(2);
+    expect(creates).toBeLessThanOrEqual(25);
   });
 });

@@ -1,5 +1,5 @@
 import type { TenantSpec, WorkspaceClient } from "../../sdk";
-import { sharedSpec } from "../../provider/dynamic/service/shared-spec";
+import { forgetSpecs, keepSpec, sharedSpec } from "../../provider/dynamic/service/shared-spec";
 
 describe("sharedSpec", () => {
   function client(): { client: WorkspaceClient; calls: number; answer(spec: TenantSpec): void; fail(): void } {
@@ -40,5 +40,28 @@ describe("sharedSpec", () => {
     c.answer(spec(3));
     expect(await again).toEqual(spec(3));
     expect(c.calls).toBe(2);
+  });
+
+  it("should serve an answer begun at most maxAgeMs ago, the connection check's too, until forgotten", async () => {
+    let now = 1_000;
+    const clock = { now: () => now };
+    const c = client();
+    keepSpec(c.client, spec(4), 1_000);
+    now = 5_000;
+    expect(await sharedSpec(c.client, {}, { maxAgeMs: 5_000, ...clock })).toEqual(spec(4));
+    expect(c.calls).toBe(0);
+    now = 6_001;
+    const stale = sharedSpec(c.client, {}, { maxAgeMs: 5_000, ...clock });
+    expect(c.calls).toBe(1);
+    c.answer(spec(5));
+    expect(await stale).toEqual(spec(5));
+    expect(await sharedSpec(c.client, {}, { maxAgeMs: 5_000, ...clock })).toEqual(spec(5));
+    expect(c.calls).toBe(1);
+    forgetSpecs(() => now);
+    now += 1;
+    const again = sharedSpec(c.client, {}, { maxAgeMs: 5_000, ...clock });
+    expect(c.calls).toBe(2);
+    c.answer(spec(6));
+    expect(await again).toEqual(spec(6));
   });
 });

@@ -11,6 +11,7 @@ import {
   withoutCredentials,
   type Harness,
 } from "./harness";
+import { forgetSpecs } from "../../provider/dynamic/service/shared-spec";
 
 const CREATE_ROUTE = "POST /v1/tenants/:name/workloads/:type";
 const RESTART_ROUTE = "POST /v1/tenants/:name/workloads/:id/restart";
@@ -23,7 +24,12 @@ describe("workload provider against the local service", () => {
     client = h.client;
   });
   afterAll(() => h.close());
-  beforeEach(() => h.ctl.resetCounters());
+  // Each test is a deployment of its own: workloads made outside the provider between two tests
+  // must be seen by the next one's checks, as a new provider process would see them.
+  beforeEach(async () => {
+    forgetSpecs();
+    await h.ctl.resetCounters();
+  });
 
   const vm = (id: string, extra: Record<string, unknown> = {}) => ({
     workloadId: id,

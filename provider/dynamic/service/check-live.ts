@@ -1,4 +1,4 @@
-import { NotFoundError, type WorkloadStatus, type WorkspaceClient } from "../../../sdk";
+import type { WorkspaceClient } from "../../../sdk";
 import { connectionOf, resolveConnection, type Connection } from "./connection";
 import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
@@ -6,15 +6,7 @@ import { alreadyExistsMessage } from "../ownership/takeover";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import { RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
-
-async function statusIfAny(client: WorkspaceClient, id: string, deadline: number): Promise<WorkloadStatus | undefined> {
-  try {
-    return await client.getStatus(id, { deadline });
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
+import { statusIfTaken } from "./taken-id";
 
 /**
  * The client of the connection `news` resolve to, once the service answered a read with it; or
@@ -56,7 +48,10 @@ export async function checkAgainstService(
   }
   const id = inputs.workloadId;
   if (!isNew || inputs.adopt === true || containsUnknown(inputs.adopt) || typeof id !== "string") return failures;
-  const live = await statusIfAny(client, id, ctx.now() + PREFLIGHT_BUDGET_MS).catch(() => undefined);
+  // One read of the workspace's ids serves every check of the deployment (taken-id.ts).
+  const live = await statusIfTaken(client, id, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }, ctx.now).catch(
+    () => undefined,
+  );
   const urn = typeof news[RESOURCE_URN_KEY] === "string" ? news[RESOURCE_URN_KEY] : undefined;
   if (live !== undefined) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live, urn)));
   return failures;

@@ -16,6 +16,7 @@ import {
 import type { Connection, ConnectionField, ResolvedConnection } from "./connection";
 import { settingSource } from "./setting-source";
 import { failureAt, type Failure } from "../inputs/failures";
+import { keepSpec } from "./shared-spec";
 
 /**
  * How long one read-only check at preview may retry (429, 503, a dropped connection) before the
@@ -104,8 +105,10 @@ export class Preflight {
           giveUp.abort();
         },
       };
+      const startedAt = this.now();
       return client.getSpec(call).then(
-        () => undefined,
+        // The answer also serves the checks' and creates' reads of which ids are taken.
+        (spec) => void keepSpec(client, spec, startedAt),
         (err: unknown) => {
           const failure = connectionFailure(err instanceof AbortedError && unreachable ? unreachable : err, conn, r);
           if (failure === undefined) throw err;

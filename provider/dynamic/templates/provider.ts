@@ -125,11 +125,11 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     async create(inputs) {
       return connected(ctx, inputs, secretsOf(inputs), async (conn) => {
         const client = ctx.client(conn);
-        const call = begin(ctx, inputs, "create").call;
+        const op = begin(ctx, inputs, "create");
         const t =
           typeof inputs.adoptId === "string"
-            ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, call)
-            : await createTemplateOnce(client, templateBodyOf(inputs), call, ctx.now);
+            ? await adoptTemplate(client, conn.workspace, inputs.adoptId, inputs, op.call)
+            : await createTemplateOnce(ctx, client, templateBodyOf(inputs), op);
         // The declared config is kept (the service strips only passwords, which check refuses).
         const outs: Props = {
           ...inputs,

@@ -23,6 +23,7 @@ import { checkAgainstService } from "../service/check-live";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
+import { noteCreateSent, statusIfTaken } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
@@ -231,7 +232,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const op = begin(m, "create");
         const call = op.call;
         // An existing id is taken over only on the user's word (`adopt`): see ownership/takeover.ts.
-        const previous = await statusOrUndefined(client, id, call);
+        // The proof of a free id is the deployment's shared read of the workspace (taken-id.ts).
+        const previous = await statusIfTaken(client, id, call, ctx.now);
         const decision = takeover({
           exists: previous !== undefined,
           adopt: m.options.adopt,
@@ -243,6 +245,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         if (decision === "record")
           return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", op) };
         const requestedAt = ctx.now();
+        noteCreateSent(client, id);
         await sendCreate(client, resourceId, m, op);
         // Accepted: from here on the workload exists, and no failure may drop it from the stack.
         const outs = await awaitOutputs(
@@ -317,7 +320,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             requestBodyOf(m, credentials, changes.updates.includes("credentials")),
             call,
           );
-        if (changes.restart) await restartOnce(client, workloadId, previous, call, ctx.now);
+        if (changes.restart) await restartOnce(ctx, client, workloadId, previous, op);
         return {
           outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", op, {
             previous,

@@ -1,4 +1,11 @@
-import { ConnectionError, StreamAuthError, type StreamState, type WorkspaceEvent, type WwsError } from "../../../sdk";
+import {
+  ConnectionError,
+  StreamAuthError,
+  StreamCutError,
+  type StreamState,
+  type WorkspaceEvent,
+  type WwsError,
+} from "../../../sdk";
 import { EventStream, reconnectDelay, resolveStreamOptions } from "../../../sdk/events/stream";
 import { errorFromResponse } from "../../../sdk/http/error-from-response";
 import { systemClock } from "../../../sdk/clock";
@@ -146,7 +153,7 @@ describe("EventStream", () => {
     expect(s.requests).toHaveLength(1);
   });
 
-  it("should reconnect after network errors with backoff, and after a server-side close at once", async () => {
+  it("should reconnect after network errors with backoff, and after a server-side close", async () => {
     const s = await connect(({ index, res }) => {
       if (index === 0) return void res.socket?.destroy();
       openStream(res);
@@ -222,6 +229,38 @@ describe("EventStream", () => {
     await until(() => stream?.currentState === "open");
     expect(s.requests).toHaveLength(2);
     expect(seen.errors[0].name).toBe("ResponseValidationError");
+  });
+
+  it("should report a stream cut after it was open as cut, with how long it had been open, not as unreachable", async () => {
+    await connect(({ index, res }) => {
+      openStream(res);
+      res.write(frame(7, "spec-changed", {}));
+      // A proxy's read timeout: the connection closes mid-stream, without the body's end.
+      if (index === 0) setTimeout(() => res.socket?.destroy(), 300);
+    });
+    await until(() => seen.errors.length >= 1 && stream?.currentState === "open");
+    const cut = seen.errors[0];
+    expect(cut).toBeInstanceOf(StreamCutError);
+    expect(cut).toBeInstanceOf(ConnectionError);
+    expect(cut.code).toBe("stream_cut");
+    expect((cut as StreamCutError).openMs).toBeGreaterThanOrEqual(250);
+    expect(cut.message).toMatch(/^event stream of workspace demo was cut after 0\.[2-9] s open \(.+\); it reconnects/);
+    expect(cut.message).toContain("shorter than the service's heartbeat interval (20 s)");
+    expect(cut.message).not.toContain("before an answer");
+  });
+
+  it("should space the reconnects of a stream the service ends as soon as it opens", async () => {
+    const s = await connect(
+      ({ res }) => {
+        openStream(res, "");
+        res.end();
+      },
+      { reconnectInitialDelayMs: 50, reconnectMaxDelayMs: 400 },
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    // Backoff from 50 ms doubling to 400 ms (full jitter): a handful; reconnected at once, hundreds.
+    expect(s.requests.length).toBeGreaterThanOrEqual(2);
+    expect(s.requests.length).toBeLessThanOrEqual(25);
   });
 
   it("should stop reconnecting once closed", async () => {
