@@ -1,6 +1,6 @@
 import { isWorkspaceConnection, workspaceConnection, type WorkspaceConnection } from "./connection";
 import type { ConnectionSetting } from "./connection-check";
-import { WwsError } from "./errors";
+import { NotFoundError, WwsError } from "./errors";
 import { eventHub, type EventHub } from "./events/hub";
 import type { StreamListener, Unsubscribe } from "./events/types";
 import { acquirePool, type PoolLease } from "./http/pools";
@@ -100,6 +100,16 @@ export class WorkspaceClient {
       schema: WorkloadStatus,
       operation: `get status of workload ${id} in workspace ${this.workspace}`,
     });
+  }
+
+  /** `GET …/workloads/{id}/status`, or undefined when there is no such workload (404). */
+  async findStatus(id: string, options?: CallOptions): Promise<WorkloadStatus | undefined> {
+    try {
+      return await this.getStatus(id, options);
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { NotFoundError, WorkspaceClient, type SavedTemplate, type WorkloadStatus } from "../../sdk";
+import { WorkspaceClient, type SavedTemplate, type WorkloadStatus } from "../../sdk";
 
 export interface LiveWorkload {
   id: string;
@@ -25,14 +25,7 @@ export async function readWorkspace(options: {
   const client = new WorkspaceClient(options);
   try {
     const [spec, templates] = await Promise.all([client.getSpec(), client.listTemplates()]);
-    const statuses = await Promise.all(
-      spec.workloads.map((w) =>
-        client.getStatus(w.id).catch((err: unknown) => {
-          if (err instanceof NotFoundError) return undefined;
-          throw err;
-        }),
-      ),
-    );
+    const statuses = await Promise.all(spec.workloads.map((w) => client.findStatus(w.id)));
     const workloads: LiveWorkload[] = [];
     const skipped: LiveWorkspace["skipped"] = [];
     spec.workloads.forEach((w, i) => {

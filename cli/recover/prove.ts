@@ -1,4 +1,4 @@
-import { NotFoundError, WorkspaceClient, redact } from "../../sdk";
+import { WorkspaceClient, redact } from "../../sdk";
 import { requireConnection, type ConnectionSources } from "../../provider/dynamic/service/connection";
 import { networkSettings } from "../../provider/dynamic/service/network";
 import { describeUrn } from "../../provider/dynamic/ownership/declarations";
@@ -52,10 +52,7 @@ export async function prove(op: PendingOperation, sources: ConnectionSources, in
   const client = new WorkspaceClient(conn.connection, network.options);
   try {
     const call = { deadline: Date.now() + READ_BUDGET_MS };
-    const status = await client.getStatus(id, call).catch((err: unknown) => {
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    });
+    const status = await client.findStatus(id, call);
     if (status === undefined)
       return {
         kind: "absent",

@@ -1,8 +1,9 @@
 /**
  * Far from the service, what costs is the round trips a deployment makes in series: the engine
  * calls `check` one resource at a time, so a read per resource there costs N × the latency. The
- * checks of one deployment share one read of the workspace, and a create sends its upsert without
- * a read of its own before it, while an id that exists is still refused.
+ * checks of one deployment share one read of the workspace, while an id that exists is still
+ * refused. A create reads its own id just before its upsert (the proof that it takes nothing over),
+ * and the creates run side by side: a round trip each, not one after another.
  */
 import { forgetSpecs } from "../../provider/dynamic/service/shared-spec";
 import { STUB, apiRequests, startHarness, uid, type Harness } from "./harness";
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-it("should check 20 new pods one after the other with one read of the workspace, create each with no read before its upsert, and still refuse an id that exists", async () => {
+it("should check 20 new pods one after the other with one read of the workspace, still refuse an id that exists, and create each after a read of its own id", async () => {
   const taken = uid("rt-taken");
   await h.client.upsertWorkload("pod", { id: taken, image: "nginx" });
   forgetSpecs(); // a new deployment: its provider has read nothing yet
@@ -39,6 +40,6 @@ it("should check 20 new pods one after the other with one read of the workspace,
 
   await h.ctl.resetCounters();
   await Promise.all(checked.map((inputs) => h.workload.create!({ ...inputs, __provider: STUB })));
-  // Each create: its upsert, then (waitForReady: false) one status read for the outputs.
-  expect(await apiRequests(h)).toEqual({ [CREATE_ROUTE]: 20, [STATUS_ROUTE]: 20 });
+  // Each create: its id's status (free), its upsert, then (waitForReady: false) one status read for the outputs.
+  expect(await apiRequests(h)).toEqual({ [CREATE_ROUTE]: 20, [STATUS_ROUTE]: 40 });
 });

@@ -1,6 +1,5 @@
 import {
   HttpError,
-  NotFoundError,
   ResponseValidationError,
   type CallOptions,
   type WorkloadStatus,
@@ -9,24 +8,11 @@ import {
 import { sharedSpec } from "./shared-spec";
 
 /**
- * How long a read of the workspace's spec proves an id free, for every check and create of the
- * deployment: one round trip serves them all, and a workload someone else creates meanwhile is
- * seen at most this late (the create's upsert would then update it: see ownership/takeover.ts).
+ * How long a read of the workspace's spec proves an id free for the checks of a deployment (the
+ * engine calls `check` one resource at a time: one round trip serves them all). A create reads its
+ * id's own status just before sending: a workload someone else created meanwhile is never updated.
  */
 export const FREE_ID_PROOF_MAX_AGE_MS = 5 * 1000; // 5 s
-
-async function statusOrUndefined(
-  client: WorkspaceClient,
-  id: string,
-  call: CallOptions,
-): Promise<WorkloadStatus | undefined> {
-  try {
-    return await client.getStatus(id, call);
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
 
 /** Ids this process sent a create for, by client: taken, whatever a spec read before says. */
 const sent = new WeakMap<WorkspaceClient, Set<string>>();
@@ -62,5 +48,5 @@ export async function statusIfTaken(
     throw err;
   });
   if (spec && !spec.workloads.some((w) => w.id === id) && !sent.get(client)?.has(id)) return undefined;
-  return statusOrUndefined(client, id, call);
+  return client.findStatus(id, call);
 }

@@ -3,7 +3,6 @@ import {
   outcomeUnknown,
   ReadinessTimeoutError,
   WorkloadFailedError,
-  type CallOptions,
   type WorkloadStatus,
   type WorkloadType,
   type WorkspaceClient,
@@ -23,7 +22,7 @@ import { checkAgainstService } from "../service/check-live";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
-import { noteCreateSent, statusIfTaken } from "../service/taken-id";
+import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
@@ -39,19 +38,6 @@ function lastStatusOf(err: unknown): WorkloadStatus | undefined {
   if (err instanceof ReadinessTimeoutError) return err.lastStatus;
   if (err instanceof WorkloadFailedError) return err.status;
   return undefined;
-}
-
-async function statusOrUndefined(
-  client: WorkspaceClient,
-  id: string,
-  call?: CallOptions,
-): Promise<WorkloadStatus | undefined> {
-  try {
-    return await client.getStatus(id, call);
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
 }
 
 /** The strings no error may show: the login and the API key the bag holds. */
@@ -127,7 +113,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         lastStatusOf(err) ??
         (cancelled || ctx.now() >= op.deadline
           ? undefined
-          : await statusOrUndefined(client, workloadId, op.call).catch(() => undefined));
+          : await client.findStatus(workloadId, op.call).catch(() => undefined));
       const why = cancelled
         ? "the run was cancelled (Ctrl-C) while it waited"
         : (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
@@ -180,10 +166,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
     stored: WorkloadModel,
   ): Promise<Props> {
     const op = begin(m, "update");
-    if (
-      stored.status === undefined &&
-      (await statusOrUndefined(client, m.identity.workloadId, op.call)) === undefined
-    ) {
+    if (stored.status === undefined && (await client.findStatus(m.identity.workloadId, op.call)) === undefined) {
       await sendCreate(client, resourceId, m, op);
       return awaitOutputs(client, resourceId, m, "created", op);
     }
@@ -232,8 +215,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const op = begin(m, "create");
         const call = op.call;
         // An existing id is taken over only on the user's word (`adopt`): see ownership/takeover.ts.
-        // The proof of a free id is the deployment's shared read of the workspace (taken-id.ts).
-        const previous = await statusIfTaken(client, id, call, ctx.now);
+        // Read just before the upsert, which would take over whatever holds the id: a shared,
+        // older read of the workspace serves the checks of a preview, not this proof.
+        const previous = await client.findStatus(id, call);
         const decision = takeover({
           exists: previous !== undefined,
           adopt: m.options.adopt,
@@ -266,7 +250,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
-        const status = await statusOrUndefined(client, workloadId, call);
+        const status = await client.findStatus(workloadId, call);
         // Gone: an empty id drops the resource from the stack.
         if (status === undefined) return { id: "" };
         const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === workloadId);
@@ -301,7 +285,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const client = ctx.client(conn);
         const op = begin(m, "update");
         const call = op.call;
-        const previous = await statusOrUndefined(client, workloadId, call);
+        const previous = await client.findStatus(workloadId, call);
         // A create whose answer was lost, and which never reached the service: sent now, as declared.
         if (previous === undefined && stored.status === undefined) {
           await sendCreate(client, id, m, op);
