@@ -112,7 +112,7 @@ export async function runLatency(options: {
 /** Why an operation still pays for latency, for the report: what remains after this change. */
 const REMAINS: Record<LatencyOp, string> = {
   "preview (new)": "one read of the workspace for the deployment (the connection check's), shared by every check",
-  up: "per pod, in parallel steps: its upsert and the wait's status reads (after the stream's events); the checks and creates share the workspace reads (one per 5 s at most)",
+  up: "per pod, in parallel steps: its id's status (the create's proof), its upsert and the wait's status reads (after the stream's events); the checks share the workspace reads (one per 5 s at most)",
   "preview (no changes)": "one read of the workspace for the deployment: nothing per resource (the diff is local)",
   refresh: "per pod, in parallel steps: a status read, then the shared spec read",
   destroy: "per pod, in parallel steps: the delete and its wait until /status answers 404",
