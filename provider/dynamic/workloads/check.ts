@@ -14,6 +14,8 @@ import { failureAt, schemaFailures, type Failure } from "../inputs/failures";
 import type { OptionValue } from "../../fields/declaration";
 import { WORKLOAD_RULES, type WorkloadRules } from "../../fields/workload-rules";
 import { TRANSIENT_KEYS, type Props } from "../inputs/props";
+import { settleClassDefaults } from "../inputs/class-defaults";
+import { credentialsKeptFromState } from "../credentials/kept-from-state";
 import { declaredBodyOf } from "./body";
 import { MAX_TIMEOUT_SECONDS, customTimeoutsFailures } from "../inputs/timeouts";
 import { containsUnknown, isUnknown } from "../inputs/unknown";
@@ -55,10 +57,17 @@ export function checkOptions(news: Props, rules: WorkloadRules = WORKLOAD_RULES)
  * Values not known yet (preview) are let through: their fields are not validated now, and
  * `check` runs again with them known before `create` or `update`.
  */
-export function checkWorkload(olds: Props, news: Props, sources: ConnectionSources): CheckOutcome {
+export function checkWorkload(olds: Props, given: Props, sources: ConnectionSources): CheckOutcome {
+  const news = settleClassDefaults(olds, given);
   const inputs: Props = { ...news };
   for (const key of TRANSIENT_KEYS) delete inputs[key];
   const failures = [...checkConnection(news, sources, inputs), ...checkOptions(news)];
+  // Credentials in ignoreChanges: the state's login, kept as it is (valid when it was checked).
+  const { kept, failure } = credentialsKeptFromState(olds, news);
+  if (kept) inputs.credentials = kept;
+  if (failure) failures.push(failure);
+  /** The credentials this run sets: none when the state's are kept. */
+  const credentials = kept || failure ? undefined : news.credentials;
 
   const type = news.type;
   const typeKnown = !isUnknown(type);
@@ -81,6 +90,8 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
 
   const body = declaredBodyOf(news) as unknown as Props;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
+  // Kept from the state: validated when they were set, and without a password to validate now.
+  if (kept) unknownKeys.add("credentials");
   if (unknownKeys.has("id")) unknownKeys.add("workloadId");
   for (const k of unknownKeys) delete body[k];
   const schema = CREATE_BODY[type as WorkloadType];
@@ -97,7 +108,7 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
 
   // The schema allows a VM without credentials (an update may omit them); a new one needs them.
   const isNew = olds.workloadId === undefined;
-  if (isVmType(type as string) && isNew && news.credentials === undefined && news.adopt !== true) {
+  if (isVmType(type as string) && isNew && credentials === undefined && news.adopt !== true) {
     failures.push(
       failureAt(
         ["credentials"],
@@ -110,7 +121,7 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
     isVmType(type as string) &&
     daemonEnabled(news) &&
     !daemonEnabled(olds) &&
-    news.credentials === undefined &&
+    credentials === undefined &&
     !(isNew && news.adopt === true)
   ) {
     failures.push(failureAt(["credentials"], DAEMON_CREDENTIALS_RULE));

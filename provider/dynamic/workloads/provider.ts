@@ -23,8 +23,10 @@ import { startOperation, type Operation } from "../operation";
 import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
-import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { programDigest } from "../inputs/class-defaults";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
+import { ImportProofs, checkImportOption, importRefusal, liveDifferences } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import type { TimeoutOperation } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
@@ -92,6 +94,8 @@ function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: 
 export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
   /** Passwords `check` took out of the inputs, for the `create` or `update` that follows it. */
   const credentials = new CredentialVault();
+  /** Workloads `check` found named by an `import` option and running the declared spec, for the `create` that follows. */
+  const imports = new ImportProofs();
   /**
    * The operation `kind` of the workload of `m`: its calls retry transient failures (429, 503,
    * dropped connections) and its wait runs until one deadline, its timeout (inputs/timeouts.ts) from now.
@@ -199,9 +203,15 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
-          if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
+          if (failures.length === 0) {
+            const imported = await checkImportOption(ctx, imports, olds, news, inputs);
+            failures.push(...imported.failures);
+            // An import is the user's word, as `adopt` is: an existing id is what it asks for.
+            const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
+            if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, asked)));
+          }
           const stored = loginOf(olds.credentials)?.digest;
-          return { inputs: await credentials.seal(inputs, news[DIGEST_KEY], stored), failures };
+          return { inputs: await credentials.seal(inputs, programDigest(news, inputs), stored), failures };
         },
       );
     },
@@ -230,6 +240,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const call = op.call;
         // An existing id is taken over only on the user's word (`adopt`): see ownership/takeover.ts.
         const previous = await statusOrUndefined(client, id, call);
+        if (imports.has(conn.baseUrl, conn.workspace, id)) {
+          const refusal = importRefusal(m, conn.workspace, previous && (await liveDifferences(client, m, call)));
+          if (refusal) throw new Error(refusal);
+          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "imported", op) };
+        }
         const decision = takeover({
           exists: previous !== undefined,
           adopt: m.options.adopt,
