@@ -13,7 +13,7 @@ import { checkConnection } from "../service/check-connection";
 import { failureAt, schemaFailures, type Failure } from "../inputs/failures";
 import type { OptionValue } from "../../fields/declaration";
 import { WORKLOAD_RULES, type WorkloadRules } from "../../fields/workload-rules";
-import { TRANSIENT_KEYS, type Props } from "../inputs/props";
+import { IMPORT_ID_KEY, TRANSIENT_KEYS, type Props } from "../inputs/props";
 import { settleClassDefaults } from "../inputs/class-defaults";
 import { credentialsKeptFromState } from "../credentials/kept-from-state";
 import { declaredBodyOf } from "./body";
@@ -91,7 +91,9 @@ export function checkWorkload(olds: Props, given: Props, sources: ConnectionSour
   const body = declaredBodyOf(news) as unknown as Props;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
   // Kept from the state: validated when they were set, and without a password to validate now.
-  if (kept) unknownKeys.add("credentials");
+  // None on either side (imported from a file, which holds no login): the workload keeps its own.
+  const noneKept = olds.workloadId !== undefined && olds.credentials === undefined && news.credentials === undefined;
+  if (kept || noneKept) unknownKeys.add("credentials");
   if (unknownKeys.has("id")) unknownKeys.add("workloadId");
   for (const k of unknownKeys) delete body[k];
   const schema = CREATE_BODY[type as WorkloadType];
@@ -108,7 +110,9 @@ export function checkWorkload(olds: Props, given: Props, sources: ConnectionSour
 
   // The schema allows a VM without credentials (an update may omit them); a new one needs them.
   const isNew = olds.workloadId === undefined;
-  if (isVmType(type as string) && isNew && credentials === undefined && news.adopt !== true) {
+  // Adopted or imported: the live VM keeps the login it has.
+  const takesOver = news.adopt === true || (news[IMPORT_ID_KEY] !== undefined && news[IMPORT_ID_KEY] !== null);
+  if (isVmType(type as string) && isNew && credentials === undefined && !takesOver) {
     failures.push(
       failureAt(
         ["credentials"],
@@ -122,7 +126,7 @@ export function checkWorkload(olds: Props, given: Props, sources: ConnectionSour
     daemonEnabled(news) &&
     !daemonEnabled(olds) &&
     credentials === undefined &&
-    !(isNew && news.adopt === true)
+    !(isNew && takesOver)
   ) {
     failures.push(failureAt(["credentials"], DAEMON_CREDENTIALS_RULE));
   }
