@@ -3,7 +3,7 @@ import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
 import { sameValue } from "../inputs/equal";
 import { formatId } from "../inputs/ids";
-import { IMPORT_ID_KEY, type Props } from "../inputs/props";
+import { IMPORT_ID_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { reachService } from "../service/check-live";
@@ -89,6 +89,13 @@ export async function checkImportOption(
 ): Promise<{ importing: boolean; failures: Failure[] }> {
   const named = news[IMPORT_ID_KEY];
   if (named === undefined || named === null || olds.workloadId !== undefined) return { importing: false, failures: [] };
+  // A replacement is checked again without its state: the engine's rule for an import that stays.
+  if (ctx.declarations.exists(news[RESOURCE_URN_KEY], false)) {
+    const reason =
+      "this resource is being replaced, and its import resource option still names the workload it had: " +
+      "remove the import option (it is only needed once, to take the workload over)";
+    return { importing: true, failures: [failureAt(["workloadId"], reason)] };
+  }
   if (containsUnknown(named) || containsUnknown(inputs.workloadId)) return { importing: true, failures: [] };
   const reached = await reachService(ctx, news);
   // The connection's own failures are reported by the checks against the service.
