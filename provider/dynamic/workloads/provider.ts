@@ -24,7 +24,7 @@ import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
-import { programDigest } from "../inputs/class-defaults";
+import { programDigest, settleClassDefaults } from "../inputs/class-defaults";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { ImportProofs, checkImportOption, importRefusal, liveDifferences } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
@@ -199,16 +199,18 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       return guarded(
         () => secretsOf(news),
         async () => {
-          const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
+          // What the class filled in as check defaults it, settled here (messages name each setting's source).
+          const given = settleClassDefaults(olds, news);
+          const { inputs, failures } = checkWorkload(olds, given, ctx.sources());
           recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) {
-            const imported = await checkImportOption(ctx, imports, olds, news, inputs);
+            const imported = await checkImportOption(ctx, imports, olds, given, inputs);
             failures.push(...imported.failures);
             // An import is the user's word, as `adopt` is: an existing id is what it asks for.
             const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
-            if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, asked)));
+            if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, given, asked)));
           }
           const stored = loginOf(olds.credentials)?.digest;
           return { inputs: await credentials.seal(inputs, programDigest(news, inputs), stored), failures };
