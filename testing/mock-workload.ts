@@ -5,13 +5,8 @@ import { databaseReplacement, replacementOptionsFailure } from "../provider/dyna
 import { declaredTwice } from "../provider/dynamic/ownership/declarations";
 import { classifyWorkloadChanges } from "../provider/dynamic/workloads/diff";
 import { formatId } from "../provider/dynamic/inputs/ids";
-import {
-  DIGEST_KEY,
-  PROVIDER_KEY,
-  REPLACED_BY_KEY,
-  RESOURCE_URN_KEY,
-  type Props,
-} from "../provider/dynamic/inputs/props";
+import { PROVIDER_KEY, REPLACED_BY_KEY, RESOURCE_URN_KEY, type Props } from "../provider/dynamic/inputs/props";
+import { programDigest } from "../provider/dynamic/inputs/class-defaults";
 import { recorded } from "../provider/dynamic/workloads/recorded-status";
 import { parseWorkload, specFields, writeWorkload, type WorkloadModel } from "../provider/dynamic/workloads/model";
 import { statusRecord } from "../server/workloads/status";
@@ -63,7 +58,8 @@ export async function mockWorkload(r: ProgramResource, run: MockRun): Promise<Mo
     return { errors: failures.map((f) => checkFailureText(r.type, r.name, f, r.inputs, r.secretKeys)) };
 
   delete inputs[PROVIDER_KEY];
-  const checked = await new CredentialVault().seal(inputs, r.inputs[DIGEST_KEY], loginOf(olds.credentials)?.digest);
+  const computed = programDigest(r.inputs, inputs);
+  const checked = await new CredentialVault().seal(inputs, computed, loginOf(olds.credentials)?.digest);
   const next = counters(olds, checked);
   if ("error" in next) return { errors: [next.error] };
   const m = parseWorkload(checked);

@@ -33,18 +33,29 @@ export function needsPassword(w: LiveWorkload): boolean {
   );
 }
 
-/** `new wws.<Class>(…)` of one workload, with `adopt: true`; a spec field its typed class lacks falls back to `wws.Workload`. */
-function workloadStatement(w: LiveWorkload): string {
+/** Whether `w` fits its type's typed class: a spec field that class lacks falls back to `wws.Workload`. */
+function fitsTyped(w: LiveWorkload): boolean {
   const typed = CLASSES[w.type];
   // A typed class exists exactly for each workload type.
   const fields = typed !== undefined ? specFieldsOf(w.type as WorkloadType) : [];
-  const fitsTyped = typed !== undefined && Object.keys(w.spec).every((k) => fields.includes(k));
+  return typed !== undefined && Object.keys(w.spec).every((k) => fields.includes(k));
+}
+
+/** The class `index.ts` declares `w` with. */
+export function classNameOf(w: LiveWorkload): string {
+  return fitsTyped(w) ? CLASSES[w.type].className : "Workload";
+}
+
+/** `new wws.<Class>(…)` of one workload, with the `import` resource option naming it. */
+function workloadStatement(w: LiveWorkload, workspace: string): string {
+  const typed = CLASSES[w.type];
+  const fitsTyped = classNameOf(w) !== "Workload";
   const args: Record<string, unknown> = fitsTyped ? { ...typed.extra, ...w.spec } : { kind: w.type, spec: w.spec };
   const lines = Object.entries(args).map(
     ([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`,
   );
   if (needsPassword(w)) {
-    // Required in the declaration (a database's, and a VM's with an AI daemon); taking over sends nothing, so it is recorded, not checked.
+    // Required in the declaration (a database's, and a VM's with an AI daemon); an import sends nothing, so it is recorded, not checked.
     lines.push(
       `  credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) }, // its current password${w.type === "storage" ? " (user app unless you add username)" : ""}`,
     );
@@ -53,13 +64,13 @@ function workloadStatement(w: LiveWorkload): string {
       `  // keeps its login; to set a new one: credentials: { password: config.requireSecret(${JSON.stringify(passwordKey(w.id))}) },`,
     );
   }
-  lines.push("  adopt: true,");
   const note = w.status?.phase && w.status.phase !== "Running" ? ` // phase at import: ${w.status.phase}` : "";
-  return `new wws.${fitsTyped ? typed.className : "Workload"}(${JSON.stringify(w.id)}, {${note}\n${lines.join("\n")}\n});`;
+  const importId = JSON.stringify(`${workspace}/${w.id}`);
+  return `new wws.${classNameOf(w)}(${JSON.stringify(w.id)}, {${note}\n${lines.join("\n")}\n}, { import: ${importId} });`;
 }
 
 /** Resource names of templates: a slug of the name, made unique with the id where names repeat. */
-function templateNames(templates: SavedTemplate[]): string[] {
+export function templateNames(templates: SavedTemplate[]): string[] {
   const slug = (t: SavedTemplate): string =>
     t.name
       .toLowerCase()
@@ -88,10 +99,13 @@ export function renderProgram(live: LiveWorkspace): string {
   return [
     "/**",
     ` * Written by \`pulumi-wws import\` from workspace ${live.workspace} (${plural(live.workloads.length, "workload")}, ${plural(live.templates.length, "template")}).`,
-    " * The first `pulumi up` takes each of them over without sending anything: a workload with",
-    " * `adopt: true` that runs the declared spec is recorded as it is; a template with `adoptId` is",
-    " * taken over when every field matches (templates cannot be updated: a change makes a new one).",
-    " * A `pulumi preview` after it shows no changes. From then on, edit this file.",
+    " * The first `pulumi up` takes each of them over without sending anything: a workload with the",
+    " * `import` resource option is recorded as it runs (it must run the declared spec); a template with",
+    " * `adoptId` is taken over when every field matches (templates cannot be updated: a change makes",
+    " * a new one). A `pulumi preview` after it shows no changes; the `import` options may then be",
+    " * removed, as Pulumi's docs say, or kept: they change nothing once the workloads are in the stack.",
+    " * `pulumi import --file import.json` records the same resources instead (see README.md).",
+    " * From then on, edit this file.",
     " * The connection (wws:baseUrl, wws:workspace, wws:apiKey) comes from the stack config: see README.md.",
     " */",
     ...(needsConfig ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
@@ -99,7 +113,7 @@ export function renderProgram(live: LiveWorkspace): string {
     "",
     ...(needsConfig ? ["const config = new pulumi.Config();", ""] : []),
     "// Workloads",
-    ...live.workloads.map(workloadStatement),
+    ...live.workloads.map((w) => workloadStatement(w, live.workspace)),
     "",
     "// Templates",
     ...live.templates.map((t, i) => templateStatement(t, names[i])),

@@ -51,6 +51,7 @@ export function renderProject(live: LiveWorkspace, project: string): Record<stri
 }
 
 function renderReadme(live: LiveWorkspace, project: string, secrets: string[]): string {
+  const logins = live.workloads.filter(needsPassword).map((w) => w.id);
   return [
     `# ${project}`,
     "",
@@ -67,10 +68,25 @@ function renderReadme(live: LiveWorkspace, project: string, secrets: string[]): 
     "pulumi preview                                # no changes",
     "```",
     "",
-    "Each workload carries `adopt: true`: its first `pulumi up` finds it running the declared spec and",
-    "sends nothing. Each template carries `adoptId`: the saved template is taken over when every field",
-    "matches (templates cannot be updated). VM logins are kept as they are (add `credentials` to set a",
-    "new one). The passwords you set are recorded as given, not sent or checked: the service never shows them.",
+    "Each workload carries the `import` resource option with its `<workspace>/<id>`: its first `pulumi up`",
+    "finds it running the declared spec and sends nothing (one that runs another spec is refused,",
+    "naming the fields). Remove the options afterwards, as Pulumi's docs say, or keep them: once the",
+    "workloads are in the stack they change nothing. Each template carries `adoptId`: the saved template",
+    "is taken over when every field matches (templates cannot be updated). VM logins are kept as they",
+    "are (add `credentials` to set a new one). The passwords you set are recorded as given, not sent or",
+    "checked: the service never shows them.",
+    "",
+    "Or with Pulumi's own command: `pulumi import --file import.json --generate-code=false --yes`",
+    "records the workloads and templates with no request to the service (each entry carries what the",
+    "provider records: the engine cannot read a dynamic resource before it is in the stack); then",
+    "`pulumi up` and `pulumi preview` as above.",
+    ...(logins.length > 0
+      ? [
+          `The file leaves out ${logins.join(", ")}: their login (set in the config above) is declared in`,
+          "index.ts, and the service never shows a password, so a file cannot record it. That `pulumi up`",
+          "takes them over through their `import` option, sending nothing.",
+        ]
+      : []),
     "",
   ].join("\n");
 }

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ImportArgs } from "./args";
 import { readWorkspace } from "./read-workspace";
+import { renderImportFile } from "./render-import-file";
 import { renderProgram } from "./render-program";
 import { renderProject } from "./render-project";
 
@@ -19,7 +20,11 @@ export async function runImport(args: ImportArgs): Promise<ImportResult> {
   if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0)
     throw new Error(`--out: ${dir} is not empty; choose a new directory`);
   const live = await readWorkspace(args);
-  const files = { ...renderProject(live, args.project), "index.ts": renderProgram(live) };
+  const files = {
+    ...renderProject(live, args.project),
+    "index.ts": renderProgram(live),
+    "import.json": renderImportFile(live),
+  };
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   return {

@@ -5,7 +5,15 @@
  * write the property bag's reserved keys, the digest of a database's login (computed in the
  * program, so the password never reaches the state) and resolve the connection as `check` will.
  */
-export { DIGEST_KEY, NOT_SPEC_KEYS, PROVIDER_KEY, REPLACED_BY_KEY, RESOURCE_URN_KEY } from "./inputs/props";
+export {
+  DEFAULTED_KEY,
+  DIGEST_KEY,
+  IMPORT_ID_KEY,
+  NOT_SPEC_KEYS,
+  PROVIDER_KEY,
+  REPLACED_BY_KEY,
+  RESOURCE_URN_KEY,
+} from "./inputs/props";
 export { credentialsDigestAsync } from "./credentials/digest";
-export { requireConnection } from "./service/connection";
+export { CONNECTION_SETTINGS, requireConnection } from "./service/connection";
 export { networkSettings } from "./service/network";

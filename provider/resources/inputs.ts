@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TEMPLATE_CONFIG_MAX_DEPTH, jsonDepth } from "../../sdk";
 import { Workspace } from "./workspace";
+import { connectionDefaults } from "./shown-defaults";
 
 /** A login. Write-only: set on create, stored by the service as a secret, never returned. */
 export interface CredentialsArgs {
@@ -72,7 +73,7 @@ export function connectionProps<O extends pulumi.CustomResourceOptions>(
   args: ConnectionArgs,
   opts: O | undefined,
   secretKeys: readonly string[],
-): { props: Record<string, pulumi.Input<unknown> | undefined>; opts: O } {
+): { props: Record<string, pulumi.Input<unknown> | undefined>; defaulted: string[]; opts: O } {
   let workspace: pulumi.Input<string> | undefined;
   let { baseUrl, apiKey } = args;
   let parent = opts?.parent;
@@ -87,8 +88,10 @@ export function connectionProps<O extends pulumi.CustomResourceOptions>(
   }
   // Secrets on the way in, whatever the user passed; the engine keeps them secret in state.
   const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretKeys])];
+  const defaults = connectionDefaults({ workspace, baseUrl });
   return {
-    props: { workspace, baseUrl, apiKey: secretOrUndefined(apiKey) },
+    props: { workspace, baseUrl, ...defaults.values, apiKey: secretOrUndefined(apiKey) },
+    defaulted: defaults.defaulted,
     opts: { ...(opts ?? ({} as O)), parent, additionalSecretOutputs },
   };
 }

@@ -4,6 +4,7 @@ import { PROVIDER_KEY } from "../dynamic/program-side";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
 import { carriedTimeouts, connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
+import { defaultedEntry } from "./shown-defaults";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface TemplateArgs extends ConnectionArgs {
@@ -72,6 +73,7 @@ export class Template extends HostedResource {
       ...extra,
       ...Object.fromEntries(declared.map((k) => [k, (args as unknown as Record<string, unknown>)[k]])),
       ...connection.props,
+      ...defaultedEntry(connection.defaulted),
       customTimeouts: carriedTimeouts(opts),
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(TEMPLATE_RULES.outputKeys.map((k) => [k, undefined])),

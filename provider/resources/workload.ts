@@ -1,10 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk";
-import { DIGEST_KEY, NOT_SPEC_KEYS, REPLACED_BY_KEY, credentialsDigestAsync } from "../dynamic/program-side";
+import {
+  DIGEST_KEY,
+  IMPORT_ID_KEY,
+  NOT_SPEC_KEYS,
+  REPLACED_BY_KEY,
+  credentialsDigestAsync,
+} from "../dynamic/program-side";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../hosted-resource";
 import { claimWorkloadId } from "./declared-ids";
 import { deletedWithWarning, replacementOptions } from "./replacement-options";
+import { takeImportOption } from "./import-option";
+import { defaultedEntry } from "./shown-defaults";
 import {
   carriedTimeouts,
   connectionProps,
@@ -94,10 +102,11 @@ export abstract class WorkloadResource extends HostedResource {
       waitForAdminConsole?: pulumi.Input<boolean>;
       allowDataLoss?: pulumi.Input<boolean>;
     },
-    opts?: pulumi.CustomResourceOptions,
+    givenOpts?: pulumi.CustomResourceOptions,
     /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
     consumed: readonly string[] = [],
   ) {
+    const { opts, importId } = takeImportOption(givenOpts);
     for (const key of Object.keys(spec)) {
       if (RESERVED.has(key))
         throw new Error(
@@ -122,7 +131,10 @@ export abstract class WorkloadResource extends HostedResource {
       { ...opts, replaceOnChanges, deleteBeforeReplace },
       WORKLOAD_RULES.secretKeys,
     );
-    claimWorkloadId(`${className} "${name}"`, connection.props.workspace, args.workloadId ?? name);
+    // Unset, the id is the resource name for a new resource, and the state's for an existing one
+    // (renamed with aliases, say): check settles it (inputs/class-defaults.ts). Claimed here as the name.
+    const workspace = connection.defaulted.includes("workspace") ? undefined : connection.props.workspace;
+    claimWorkloadId(`${className} "${name}"`, workspace, args.workloadId ?? name);
     const given = args as Record<string, unknown>;
     const declared = WORKLOAD_RULES.commonArgs.filter((k) => !WORKLOAD_RULES.connectionKeys.includes(k));
     const props: pulumi.Inputs = {
@@ -132,10 +144,12 @@ export abstract class WorkloadResource extends HostedResource {
         declared.map((k) => [k, WORKLOAD_RULES.secretKeys.includes(k) ? secretOrUndefined(given[k]) : given[k]]),
       ),
       workloadId: args.workloadId ?? name,
+      [IMPORT_ID_KEY]: importId,
       type,
       [DIGEST_KEY]: digestAsTheProgramRuns(args.workloadId ?? name, args.credentials),
       [REPLACED_BY_KEY]: replacedBy,
       ...connection.props,
+      ...defaultedEntry([...connection.defaulted, ...(args.workloadId === undefined ? ["workloadId"] : [])]),
       customTimeouts: carriedTimeouts(opts),
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(WORKLOAD_RULES.outputKeys.map((k) => [k, undefined])),

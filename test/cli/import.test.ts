@@ -3,16 +3,19 @@
  * project through the real `pulumi` CLI (its language host, ts-node, as a user runs it): the first
  * `up` takes everything over without sending a single upsert, and the next `preview` shows no changes.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/main";
 import { E2E_TIMEOUT_MS, pulumiBinDir, pulumiCommand, ROOT, serviceForFile } from "../e2e/harness";
 import { DB_PASSWORDS, SEEDED_WORKLOADS, VM_PASSWORD, seedWorkspace } from "./seed-workspace";
 
 jest.setTimeout(E2E_TIMEOUT_MS * 2);
+const execFileAsync = promisify(execFile);
 
 const service = serviceForFile();
 let tmp: string;
@@ -72,7 +75,15 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
   expect(r.code).toBe(0);
   expect(r.out).toContain(`${SEEDED_WORKLOADS} workloads, 3 templates of workspace ${ws.name}`);
   const written = fs.readdirSync(dir).sort();
-  expect(written).toEqual([".gitignore", "Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
+  expect(written).toEqual([
+    ".gitignore",
+    "Pulumi.yaml",
+    "README.md",
+    "import.json",
+    "index.ts",
+    "package.json",
+    "tsconfig.json",
+  ]);
   for (const f of written) {
     const text = fs.readFileSync(path.join(dir, f), "utf8");
     for (const secret of [ws.apiKey, VM_PASSWORD, ...Object.values(DB_PASSWORDS)])
@@ -94,13 +105,14 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
     { pulumiCommand: cmd, envVars },
   );
   // The README's steps: the API key and each database's current password, as secrets.
-  await stack.setAllConfig({
+  const config = {
     "wws:apiKey": { value: ws.apiKey, secret: true },
     ...Object.fromEntries(
       Object.entries(DB_PASSWORDS).map(([id, pw]) => [`password-${id}`, { value: pw, secret: true }]),
     ),
     "password-agent-vm": { value: VM_PASSWORD, secret: true }, // a VM with an AI daemon is declared with its login
-  });
+  };
+  await stack.setAllConfig(config);
 
   const up = await stack.up();
   expect(up.summary.result).toBe("succeeded");
@@ -115,6 +127,33 @@ it("should write a project that takes over 20 live workloads and 3 templates wit
 
   const preview = await stack.preview({ diff: true });
   expect(preview.changeSummary).toEqual({ same: SEEDED_WORKLOADS + 3 + 1 });
+
+  // Pulumi's own command takes the written import.json as it is, into a second stack: every
+  // workload and template recorded with no request, but those declared with a login (the
+  // databases, the AI-daemon VM), which the file leaves to index.ts's import option.
+  const filed = await LocalWorkspace.createOrSelectStack(
+    { stackName: "filed", workDir: dir },
+    { pulumiCommand: cmd, envVars },
+  );
+  await filed.setAllConfig(config);
+  const mutating = async () => (await service.ctl.counters()).requests.mutating;
+  const quiet = await mutating();
+  const logins = Object.keys(DB_PASSWORDS).length + 1;
+  const imported = await execFileAsync(
+    path.join(pulumiBinDir(), "pulumi"),
+    ["import", "--file", "import.json", "--generate-code=false", "--yes", "--stack", "filed", "--non-interactive"],
+    { cwd: dir, env: { ...process.env, ...envVars } },
+  );
+  expect(imported.stdout).toMatch(new RegExp(`= ${SEEDED_WORKLOADS + 3 - logins} imported`));
+  expect(imported.stdout).not.toMatch(/warning|error/);
+  expect((await filed.preview()).changeSummary).toEqual({ same: SEEDED_WORKLOADS + 3 + 1 - logins, create: logins });
+  expect((await filed.up()).summary.resourceChanges).toEqual({
+    same: SEEDED_WORKLOADS + 3 + 1 - logins,
+    create: logins,
+  });
+  expect((await filed.preview({ diff: true })).changeSummary).toEqual({ same: SEEDED_WORKLOADS + 3 + 1 });
+  expect(await mutating()).toBe(quiet);
+  await filed.workspace.removeStack("filed", { force: true }); // its state only: the workloads stay
 
   // From here on the stack owns them: destroy empties the workspace.
   const destroy = await stack.destroy();

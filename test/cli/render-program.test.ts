@@ -16,7 +16,7 @@ describe("renderProgram", () => {
       live({ workloads: [{ id: "odd", type: "pod", spec: { image: "x", gpu: { count: 1 } } }] }),
     );
     expect(text).toContain(
-      'new wws.Workload("odd", {\n  kind: "pod",\n  spec: { image: "x", gpu: { count: 1 } },\n  adopt: true,\n});',
+      'new wws.Workload("odd", {\n  kind: "pod",\n  spec: { image: "x", gpu: { count: 1 } },\n}, { import: "acme/odd" });',
     );
   });
 

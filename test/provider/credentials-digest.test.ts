@@ -83,6 +83,21 @@ describe("workload credentials against the local service", () => {
     expect(await apiRequests(h)).toEqual({});
   });
 
+  it("should keep a renamed database's workload and login, the class's digest salted with the new name made again", async () => {
+    const { id, outs } = await up(h.workload, { ...db(PASSWORD), workloadId: "db-renamed" });
+    // The class of the renamed resource ("data", with aliases) sends its name as the id and a digest salted with it.
+    const renamed = {
+      ...db(PASSWORD),
+      workloadId: "data",
+      __defaulted: ["workloadId"],
+      __credentialsDigest: credentialsDigest("data", { password: PASSWORD }),
+    };
+    await h.ctl.resetCounters();
+    const kept = await change(h.workload, id, outs, renamed);
+    expect(kept.diff.changes).toBe(false);
+    expect(await apiRequests(h)).toEqual({});
+  });
+
   it("should take the digest the resource class made as the program ran, and keep it out of the inputs", async () => {
     const made = credentialsDigest("vm-made", vm(PASSWORD).credentials);
     const checked = await h.workload.check({}, { ...vm(PASSWORD), workloadId: "vm-made", __credentialsDigest: made });

@@ -35,13 +35,31 @@ export const RESOURCE_URN_KEY = "__urn";
  */
 export const DIGEST_KEY = "__credentialsDigest";
 /**
+/**
  * The resource options that replace the resource without asking `diff` (`replaceOnChanges` beyond
  * the class's own keys, `replacementTrigger`, `replaceWith`), as the class read them: `check`
  * refuses them on a database without `allowDataLoss`. Never in state.
  */
 export const REPLACED_BY_KEY = "__replacedBy";
+/**
+ * The keys whose values the resource class filled in as `check` defaults them (inputs/class-defaults.ts):
+ * `check` takes those values out and settles each itself. Never in state.
+ */
+export const DEFAULTED_KEY = "__defaulted";
+/**
+ * The `import` resource option, which a class takes out of the options the engine sees (the
+ * dynamic provider host cannot serve the engine's import) and sends here instead, for `check`
+ * alone: the user's word that the workload it names is this resource's (ownership/import-option.ts).
+ */
+export const IMPORT_ID_KEY = "__importId";
 /** The inputs the resource classes send for `check` alone: it removes them before anything is stored. */
-export const TRANSIENT_KEYS: readonly string[] = Object.freeze([RESOURCE_URN_KEY, DIGEST_KEY, REPLACED_BY_KEY]);
+export const TRANSIENT_KEYS: readonly string[] = Object.freeze([
+  RESOURCE_URN_KEY,
+  DIGEST_KEY,
+  REPLACED_BY_KEY,
+  DEFAULTED_KEY,
+  IMPORT_ID_KEY,
+]);
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 

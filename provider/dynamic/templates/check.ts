@@ -14,6 +14,7 @@ import type { ConnectionSources } from "../service/connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "../inputs/failures";
 import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../../fields/template-fields";
 import { PROVIDER_KEY, TRANSIENT_KEYS, type Props } from "../inputs/props";
+import { settleClassDefaults } from "../inputs/class-defaults";
 import { containsUnknown } from "../inputs/unknown";
 
 /** Keys of a template's property bag that are not fields of the create body. */
@@ -55,7 +56,8 @@ function configRules(kind: unknown, config: Props, unknownKeys: ReadonlySet<stri
  * serialized `config`); no password anywhere the service would strip one (a template is a
  * blueprint, credentials belong to the workload); the connection. Unknown values (preview) are let through.
  */
-export function checkTemplate(news: Props, sources: ConnectionSources): CheckOutcome {
+export function checkTemplate(given: Props, sources: ConnectionSources): CheckOutcome {
+  const news = settleClassDefaults({}, given);
   const inputs: Props = { ...news };
   for (const key of TRANSIENT_KEYS) delete inputs[key];
   const failures: Failure[] = checkConnection(news, sources, inputs);

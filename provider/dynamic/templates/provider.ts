@@ -18,6 +18,7 @@ import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, parseId } from "../inputs/ids";
 import { TEMPLATE_RULES } from "../../fields/template-fields";
 import { PROVIDER_KEY, type Props } from "../inputs/props";
+import { settleClassDefaults } from "../inputs/class-defaults";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { timeoutMsOf } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
@@ -101,8 +102,9 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       return guarded(
         () => secretsOf(news),
         async () => {
-          const outcome = checkTemplate(news, ctx.sources());
-          const reached = outcome.failures.length === 0 ? await reachService(ctx, news) : undefined;
+          const given = settleClassDefaults({}, news);
+          const outcome = checkTemplate(given, ctx.sources());
+          const reached = outcome.failures.length === 0 ? await reachService(ctx, given) : undefined;
           if (reached && "failure" in reached) outcome.failures.push(reached.failure);
           return outcome;
         },

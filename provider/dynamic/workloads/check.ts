@@ -13,7 +13,9 @@ import { checkConnection } from "../service/check-connection";
 import { failureAt, schemaFailures, type Failure } from "../inputs/failures";
 import type { OptionValue } from "../../fields/declaration";
 import { WORKLOAD_RULES, type WorkloadRules } from "../../fields/workload-rules";
-import { TRANSIENT_KEYS, type Props } from "../inputs/props";
+import { IMPORT_ID_KEY, TRANSIENT_KEYS, type Props } from "../inputs/props";
+import { settleClassDefaults } from "../inputs/class-defaults";
+import { credentialsKeptFromState } from "../credentials/kept-from-state";
 import { declaredBodyOf } from "./body";
 import { MAX_TIMEOUT_SECONDS, customTimeoutsFailures } from "../inputs/timeouts";
 import { containsUnknown, isUnknown } from "../inputs/unknown";
@@ -55,10 +57,17 @@ export function checkOptions(news: Props, rules: WorkloadRules = WORKLOAD_RULES)
  * Values not known yet (preview) are let through: their fields are not validated now, and
  * `check` runs again with them known before `create` or `update`.
  */
-export function checkWorkload(olds: Props, news: Props, sources: ConnectionSources): CheckOutcome {
+export function checkWorkload(olds: Props, given: Props, sources: ConnectionSources): CheckOutcome {
+  const news = settleClassDefaults(olds, given);
   const inputs: Props = { ...news };
   for (const key of TRANSIENT_KEYS) delete inputs[key];
   const failures = [...checkConnection(news, sources, inputs), ...checkOptions(news)];
+  // Credentials in ignoreChanges: the state's login, kept as it is (valid when it was checked).
+  const { kept, failure } = credentialsKeptFromState(olds, news);
+  if (kept) inputs.credentials = kept;
+  if (failure) failures.push(failure);
+  /** The credentials this run sets: none when the state's are kept. */
+  const credentials = kept || failure ? undefined : news.credentials;
 
   const type = news.type;
   const typeKnown = !isUnknown(type);
@@ -81,6 +90,10 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
 
   const body = declaredBodyOf(news) as unknown as Props;
   const unknownKeys = new Set(Object.keys(body).filter((k) => containsUnknown(body[k])));
+  // Kept from the state: validated when they were set, and without a password to validate now.
+  // None on either side (imported from a file, which holds no login): the workload keeps its own.
+  const noneKept = olds.workloadId !== undefined && olds.credentials === undefined && news.credentials === undefined;
+  if (kept || noneKept) unknownKeys.add("credentials");
   if (unknownKeys.has("id")) unknownKeys.add("workloadId");
   for (const k of unknownKeys) delete body[k];
   const schema = CREATE_BODY[type as WorkloadType];
@@ -97,7 +110,9 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
 
   // The schema allows a VM without credentials (an update may omit them); a new one needs them.
   const isNew = olds.workloadId === undefined;
-  if (isVmType(type as string) && isNew && news.credentials === undefined && news.adopt !== true) {
+  // Adopted or imported: the live VM keeps the login it has.
+  const takesOver = news.adopt === true || (news[IMPORT_ID_KEY] !== undefined && news[IMPORT_ID_KEY] !== null);
+  if (isVmType(type as string) && isNew && credentials === undefined && !takesOver) {
     failures.push(
       failureAt(
         ["credentials"],
@@ -110,8 +125,8 @@ export function checkWorkload(olds: Props, news: Props, sources: ConnectionSourc
     isVmType(type as string) &&
     daemonEnabled(news) &&
     !daemonEnabled(olds) &&
-    news.credentials === undefined &&
-    !(isNew && news.adopt === true)
+    credentials === undefined &&
+    !(isNew && takesOver)
   ) {
     failures.push(failureAt(["credentials"], DAEMON_CREDENTIALS_RULE));
   }

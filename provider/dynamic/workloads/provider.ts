@@ -24,8 +24,10 @@ import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
 import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
-import { DIGEST_KEY, RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { programDigest, settleClassDefaults } from "../inputs/class-defaults";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
+import { ImportProofs, checkImportOption, importRefusal, liveDifferences } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
 import type { ProviderImpl } from "../types";
@@ -80,6 +82,8 @@ function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: 
 export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
   /** Passwords `check` took out of the inputs, for the `create` or `update` that follows it. */
   const credentials = new CredentialVault();
+  /** Workloads `check` found named by an `import` option and running the declared spec, for the `create` that follows. */
+  const imports = new ImportProofs();
   /**
    * The operation `kind` of the workload of `m`: its calls retry transient failures (429, 503,
    * dropped connections) and its wait runs until one deadline, its timeout (inputs/timeouts.ts) from now.
@@ -180,14 +184,22 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       return guarded(
         () => secretsOf(news),
         async () => {
-          const { inputs, failures } = checkWorkload(olds, news, ctx.sources());
+          // What the class filled in as check defaults it, settled here (messages name each setting's source).
+          const given = settleClassDefaults(olds, news);
+          const { inputs, failures } = checkWorkload(olds, given, ctx.sources());
           recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
           failures.push(...checkReplacement(ctx, olds, news, inputs));
           const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
           if (twice) failures.push(twice);
-          if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, news, inputs)));
+          if (failures.length === 0) {
+            const imported = await checkImportOption(ctx, imports, olds, given, inputs);
+            failures.push(...imported.failures);
+            // An import is the user's word, as `adopt` is: an existing id is what it asks for.
+            const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
+            if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, given, asked)));
+          }
           const stored = loginOf(olds.credentials)?.digest;
-          return { inputs: await credentials.seal(inputs, news[DIGEST_KEY], stored), failures };
+          return { inputs: await credentials.seal(inputs, programDigest(news, inputs), stored), failures };
         },
       );
     },
@@ -218,6 +230,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         // Read just before the upsert, which would take over whatever holds the id: a shared,
         // older read of the workspace serves the checks of a preview, not this proof.
         const previous = await client.findStatus(id, call);
+        if (imports.has(conn.baseUrl, conn.workspace, id)) {
+          const refusal = importRefusal(m, conn.workspace, previous && (await liveDifferences(client, m, call)));
+          if (refusal) throw new Error(refusal);
+          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "imported", op) };
+        }
         const decision = takeover({
           exists: previous !== undefined,
           adopt: m.options.adopt,

@@ -1,0 +1,118 @@
+import { NotFoundError, type CallOptions, type WorkloadStatus, type WorkspaceClient } from "../../../sdk";
+import type { ProviderContext } from "../context";
+import { failureAt, type Failure } from "../inputs/failures";
+import { sameValue } from "../inputs/equal";
+import { formatId } from "../inputs/ids";
+import { IMPORT_ID_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
+import { containsUnknown } from "../inputs/unknown";
+import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
+import { reachService } from "../service/check-live";
+import { sharedSpec } from "../service/shared-spec";
+import { describeWorkload, parseWorkload, specFields, type WorkloadModel } from "../workloads/model";
+
+/**
+ * The `import` resource option, as the classes hand it to `check` (resources/import-option.ts):
+ * the user's word that the workload the id names is this resource's, as `adopt: true` is, and
+ * Pulumi's rule that an import takes the resource as it is. So a new resource with `import` must
+ * name its own workspace and workload id; that workload must exist and run the declared type and
+ * spec; then `create` records it with nothing sent. Otherwise `check` fails at preview, naming why.
+ * A resource that has a state ignores the option, as the engine does once a resource is imported.
+ */
+export class ImportProofs {
+  private readonly proven = new Set<string>();
+
+  add(baseUrl: string, workspace: string, id: string): void {
+    this.proven.add(`${baseUrl}\n${workspace}\n${id}`);
+  }
+
+  /** Whether `check` found the workload named by an `import` option, running the declared spec. */
+  has(baseUrl: string, workspace: string, id: string): boolean {
+    return this.proven.has(`${baseUrl}\n${workspace}\n${id}`);
+  }
+}
+
+/** The spec fields where the live workload differs from `m` (`type` first when the type differs); undefined when gone. */
+export async function liveDifferences(
+  client: WorkspaceClient,
+  m: WorkloadModel,
+  call: CallOptions,
+): Promise<string[] | undefined> {
+  const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === m.identity.workloadId);
+  if (entry === undefined) return undefined;
+  const declared = specFields(m);
+  const keys = [...new Set([...Object.keys(entry.spec), ...Object.keys(declared)])].sort();
+  const differ = keys.filter((k) => !sameValue(entry.spec[k], declared[k]));
+  return entry.type === m.identity.type ? differ : ["type", ...differ];
+}
+
+/** Why an import of `m` is refused: the workload is gone, or runs another spec; undefined when it runs the declaration. */
+export function importRefusal(
+  m: WorkloadModel,
+  workspace: string,
+  differences: string[] | undefined,
+): string | undefined {
+  const what = `${describeWorkload(m.identity)} of workspace ${workspace}`;
+  if (differences === undefined)
+    return `the import resource option names ${what}, which does not exist: there is nothing to import. Remove the import option to create it. Nothing was sent`;
+  if (differences.length === 0) return undefined;
+  return (
+    `the import resource option takes ${what} as it runs, and it runs another spec than this declaration ` +
+    `(it differs in ${differences.join(", ")}). Declare what runs (\`npx pulumi-wws import\` writes it), then change it ` +
+    `in a later \`pulumi up\`; or replace the import option with \`adopt: true\`, which upserts this declaration over it. Nothing was sent`
+  );
+}
+
+async function statusIfAny(
+  client: WorkspaceClient,
+  id: string,
+  call: CallOptions,
+): Promise<WorkloadStatus | undefined> {
+  try {
+    return await client.getStatus(id, call);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * `check` of the import option of a new resource: `importing` when it stands (the existing-id
+ * refusal then does not apply), with the failures that refuse it. Values not known yet (preview)
+ * let it through unchecked; `check` runs again at `up`.
+ */
+export async function checkImportOption(
+  ctx: ProviderContext,
+  proofs: ImportProofs,
+  olds: Props,
+  news: Props,
+  inputs: Props,
+): Promise<{ importing: boolean; failures: Failure[] }> {
+  const named = news[IMPORT_ID_KEY];
+  if (named === undefined || named === null || olds.workloadId !== undefined) return { importing: false, failures: [] };
+  // A replacement is checked again without its state: the engine's rule for an import that stays.
+  if (ctx.declarations.exists(news[RESOURCE_URN_KEY], false)) {
+    const reason =
+      "this resource is being replaced, and its import resource option still names the workload it had: " +
+      "remove the import option (it is only needed once, to take the workload over)";
+    return { importing: true, failures: [failureAt(["workloadId"], reason)] };
+  }
+  if (containsUnknown(named) || containsUnknown(inputs.workloadId)) return { importing: true, failures: [] };
+  const reached = await reachService(ctx, news);
+  // The connection's own failures are reported by the checks against the service.
+  if (reached === undefined || "failure" in reached) return { importing: true, failures: [] };
+  const { client, conn } = reached;
+  const m = parseWorkload(inputs);
+  const expected = formatId(conn.workspace, m.identity.workloadId);
+  if (named !== expected) {
+    const reason =
+      `the import resource option names ${JSON.stringify(named)}, but this resource is ${expected} ` +
+      `(<workspace>/<workloadId>): set import to "${expected}", or set workloadId (and workspace) to the workload you mean`;
+    return { importing: true, failures: [failureAt(["workloadId"], reason)] };
+  }
+  const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS };
+  const exists = (await statusIfAny(client, m.identity.workloadId, call)) !== undefined;
+  const refusal = importRefusal(m, conn.workspace, exists ? await liveDifferences(client, m, call) : undefined);
+  if (refusal) return { importing: true, failures: [failureAt(["workloadId"], refusal)] };
+  proofs.add(conn.baseUrl, conn.workspace, m.identity.workloadId);
+  return { importing: true, failures: [] };
+}
