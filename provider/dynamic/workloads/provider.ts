@@ -1,12 +1,5 @@
-import {
-  NotFoundError,
-  outcomeUnknown,
-  ReadinessTimeoutError,
-  WorkloadFailedError,
-  type WorkloadStatus,
-  type WorkloadType,
-  type WorkspaceClient,
-} from "../../../sdk";
+import { NotFoundError, type WorkloadType } from "../../../sdk";
+import { acceptedCreates } from "./accepted-create";
 import { checkWorkload } from "./check";
 import type { Connection } from "../service/connection";
 import { connected } from "../service/connected";
@@ -15,7 +8,6 @@ import type { ManagedContext } from "../context";
 import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, parseId } from "../inputs/ids";
-import { ResourceInitError } from "../engine/init-error";
 import { CredentialVault, loginOf } from "../credentials/digest";
 import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "../ownership/takeover";
 import { checkAgainstService } from "../service/check-live";
@@ -34,13 +26,6 @@ import type { ProviderImpl } from "../types";
 import { awaitWorkload } from "./wait";
 import { requestBodyOf } from "./body";
 import { describeWorkload, parseWorkload, withSpec, writeWorkload, type WorkloadModel } from "./model";
-
-/** The status a failed wait saw last, when the error carries it. */
-function lastStatusOf(err: unknown): WorkloadStatus | undefined {
-  if (err instanceof ReadinessTimeoutError) return err.lastStatus;
-  if (err instanceof WorkloadFailedError) return err.status;
-  return undefined;
-}
 
 /** The strings no error may show: the login and the API key the bag holds. */
 function secretsOfWorkload(m: WorkloadModel): string[] {
@@ -94,88 +79,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
   const urnOf = (m: WorkloadModel): string | undefined =>
     ctx.declarations.urnOf(String(m.connection.baseUrl), String(m.connection.workspace), m.identity.workloadId);
 
-  /** Waits for readiness after an accepted request, and gives the outputs; a failed wait keeps the resource, with init errors. */
-  async function awaitOutputs(
-    client: WorkspaceClient,
-    resourceId: string,
-    m: WorkloadModel,
-    what: string,
-    op: Operation,
-    since?: { previous?: WorkloadStatus; requestedAt: number },
-  ): Promise<Props> {
-    const workloadId = m.identity.workloadId;
-    try {
-      const status = m.options.waitForReady
-        ? await awaitWorkload(ctx, client, m, "ready", op, since)
-        : await client.getStatus(workloadId, op.call);
-      return writeWorkload(recorded(m, status));
-    } catch (err) {
-      // Cancelled (Ctrl-C): no more requests, the run is ending; the next `up` reads and waits.
-      // Past the deadline neither: the operation's budget is spent.
-      const cancelled = ctx.cancelled.aborted;
-      const last =
-        lastStatusOf(err) ??
-        (cancelled || ctx.now() >= op.deadline
-          ? undefined
-          : await client.findStatus(workloadId, op.call).catch(() => undefined));
-      const why = cancelled
-        ? "the run was cancelled (Ctrl-C) while it waited"
-        : (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
-      // A Failed workload stays Failed until something changes; a slow one may still get there.
-      const next =
-        err instanceof WorkloadFailedError
-          ? "fix the cause, then change its spec or `restartTrigger` and run `pulumi up`"
-          : "the next `pulumi up` waits for it again";
-      throw new ResourceInitError(
-        `${describeWorkload(m.identity)} was ${what} but did not become ready: ${why}. It stays in the stack; ${next}.`,
-        resourceId,
-        writeWorkload(recorded(m, last)),
-      );
-    }
-  }
-
-  /**
-   * Sends the create. When its answer is lost (the deadline cut it, a reset after sending), the
-   * service may hold the workload: the resource is kept, with init errors and no status, so that
-   * the engine records it as this stack's and the next `up` sends it again (resumeCreateOrWait).
-   */
-  async function sendCreate(
-    client: WorkspaceClient,
-    resourceId: string,
-    m: WorkloadModel,
-    op: Operation,
-  ): Promise<void> {
-    try {
-      await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), op.call);
-    } catch (err) {
-      if (!outcomeUnknown(err)) throw err;
-      const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
-      throw new ResourceInitError(
-        `${describeWorkload(m.identity)} may have been created, but the answer was lost: ${why}. It stays in the stack; the next \`pulumi up\` sends it again and waits.`,
-        resourceId,
-        writeWorkload(recorded(m, undefined)),
-      );
-    }
-  }
-
-  /**
-   * The update of a resource whose inputs did not change but whose last wait did not finish: it
-   * waits again; a create whose answer was lost (no status ever recorded) and that the service
-   * does not hold is sent again first.
-   */
-  async function resumeCreateOrWait(
-    client: WorkspaceClient,
-    resourceId: string,
-    m: WorkloadModel,
-    stored: WorkloadModel,
-  ): Promise<Props> {
-    const op = begin(m, "update");
-    if (stored.status === undefined && (await client.findStatus(m.identity.workloadId, op.call)) === undefined) {
-      await sendCreate(client, resourceId, m, op);
-      return awaitOutputs(client, resourceId, m, "created", op);
-    }
-    return awaitOutputs(client, resourceId, m, "accepted earlier", op);
-  }
+  const accepted = acceptedCreates(ctx, credentials, begin);
 
   return {
     configure: async (req) => ctx.configure(req.config),
@@ -233,7 +137,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         if (imports.has(conn.baseUrl, conn.workspace, id)) {
           const refusal = importRefusal(m, conn.workspace, previous && (await liveDifferences(client, m, call)));
           if (refusal) throw new Error(refusal);
-          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "imported", op) };
+          return { id: resourceId, outs: await accepted.awaitOutputs(client, resourceId, m, "imported", op) };
         }
         const decision = takeover({
           exists: previous !== undefined,
@@ -244,12 +148,12 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           throw new Error(alreadyExistsMessage(conn.workspace, id, previous, urnOf(m)));
         // An upsert would start a new generation and provision it again.
         if (decision === "record")
-          return { id: resourceId, outs: await awaitOutputs(client, resourceId, m, "adopted", op) };
+          return { id: resourceId, outs: await accepted.awaitOutputs(client, resourceId, m, "adopted", op) };
         const requestedAt = ctx.now();
         noteCreateSent(client, id);
-        await sendCreate(client, resourceId, m, op);
+        await accepted.sendCreate(client, resourceId, m, op);
         // Accepted: from here on the workload exists, and no failure may drop it from the stack.
-        const outs = await awaitOutputs(
+        const outs = await accepted.awaitOutputs(
           client,
           resourceId,
           m,
@@ -297,7 +201,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
           if (!m.options.waitForReady || recordedReady(stored.status, m.options))
             return { outs: writeWorkload(recorded(m, stored.status)) };
-          return { outs: await resumeCreateOrWait(ctx.client(conn), id, m, stored) };
+          return { outs: await accepted.resumeCreateOrWait(ctx.client(conn), id, m, stored) };
         }
         const client = ctx.client(conn);
         const op = begin(m, "update");
@@ -305,8 +209,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const previous = await client.findStatus(workloadId, call);
         // A create whose answer was lost, and which never reached the service: sent now, as declared.
         if (previous === undefined && stored.status === undefined) {
-          await sendCreate(client, id, m, op);
-          return { outs: await awaitOutputs(client, id, m, "created", op) };
+          await accepted.sendCreate(client, id, m, op);
+          return { outs: await accepted.awaitOutputs(client, id, m, "created", op) };
         }
         if (previous === undefined || previous.phase === "Deleting") {
           const what = previous === undefined ? "no longer exists" : "is being deleted";
@@ -323,7 +227,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           );
         if (changes.restart) await restartOnce(ctx, client, workloadId, previous, op);
         return {
-          outs: await awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", op, {
+          outs: await accepted.awaitOutputs(client, id, m, changes.updates.length > 0 ? "updated" : "restarted", op, {
             previous,
             requestedAt,
           }),
