@@ -63,7 +63,8 @@ async function readBackLoop<T>(
     try {
       return await attempt();
     } catch (err) {
-      if (!outcomeUnknown(err)) throw err;
+      // Past the deadline a read back would fail on its own timeout and hide this error.
+      if (!outcomeUnknown(err) || ctx.now() >= op.deadline) throw err;
       const back = await readBack();
       if (back.done) return back.value;
       const next = spacing.next(err as WwsError);
