@@ -50,7 +50,7 @@ export interface FieldChange {
  * A change effect that holds only under a condition, and says so: terraform-plugin-framework's
  * `RequiresReplaceIf(f, description)`. The first rule of a field whose `when` holds decides;
  * otherwise the field's `change` does. Diff, the data-loss check, the plan's notes, the classes'
- * `replaceOnChanges` and the docs' change table (kept by test/provider/fields.test.ts) read it.
+ * `replaceOnChanges` and the docs' change table (kept by test/provider/fields/fields.test.ts) read it.
  */
 export interface ConditionalChange {
   readonly effect: ChangeEffect;

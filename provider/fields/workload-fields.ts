@@ -43,7 +43,7 @@ const restartTriggerRules: readonly ConditionalChange[] = [
  * Every field of a workload resource but its spec fields (the SDK's create-body schema of its
  * type), in the order the property bag and messages use. Adding an option or a replacing field is
  * one line here: check, diff, `replaceOnChanges`, secret marking, the outputs, the importer and the
- * README's change table (test/provider/fields.test.ts) follow from it.
+ * README's change table (test/provider/fields/fields.test.ts) follow from it.
  */
 export const WORKLOAD_FIELDS = Object.freeze({
   // Every replacement of a workload deletes first: the classes set `deleteBeforeReplace` (see

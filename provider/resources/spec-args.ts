@@ -8,7 +8,7 @@ type DeclaredSpecOf<A, Own> = Exclude<keyof A, keyof WorkloadCommonArgs | keyof 
 /**
  * `true` when the arguments `A` of a class declare exactly the spec fields of type `T`'s create body
  * (the SDK's zod schema, the one declaration of a spec field); otherwise what drifted, so that
- * `const ok: SpecArgsMatch<PodArgs, "pod"> = true` does not compile (test/provider/spec-args.test.ts).
+ * `const ok: SpecArgsMatch<PodArgs, "pod"> = true` does not compile (test/provider/resources/spec-args.test.ts).
  */
 export type SpecArgsMatch<A, T extends WorkloadType, Own = never> = [
   Exclude<SpecFieldOf<T>, DeclaredSpecOf<A, Own>>,

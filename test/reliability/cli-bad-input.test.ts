@@ -242,7 +242,7 @@ const EXTRA: CliInput[] = [
 
 /**
  * One corpus entry per kind (the VM kinds as one) and top-level field: each field's reason is
- * checked for the whole corpus by test/provider/check.test.ts; through the CLI, one entry per
+ * checked for the whole corpus by test/provider/inputs/check.test.ts; through the CLI, one entry per
  * field shows that the engine reports it, named, and that nothing reaches the service.
  */
 function onePerField(entries: readonly BadInput[]): BadInput[] {
