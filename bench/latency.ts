@@ -1,8 +1,8 @@
 import { dirname } from "node:path";
 import { ControlClient } from "../server/control-client";
 import { CONTROL_TOKEN, round, spawnService } from "./common";
-import { pulumiBinDir, repoRoot } from "./pulumi-up";
-import { newBenchStack, type OpCost } from "./pulumi-stack";
+import { pulumiBinDir, streamStackOn } from "./pulumi-up";
+import type { OpCost } from "./pulumi-stack";
 import type { Report } from "./report";
 
 /** The operations of scenario 9, in the order each stack runs them. */
@@ -50,15 +50,7 @@ export async function runLatency(options: {
         for (let i = 0; i < options.pods; i++)
           new Pod(`p-${i}`, { workloadId: `${prefix}-${i}`, image: "nginx:1.27", readyTimeoutSeconds: 300 });
       };
-      const s = await newBenchStack(auto, pulumiCommand, {
-        root: repoRoot(),
-        pulumiBinDir: pulumiBinDir(),
-        url: svc.url,
-        mode: "stream",
-        pollIntervalMs: 2000,
-        servicePid: svc.child.pid,
-        program,
-      });
+      const s = await streamStackOn(auto, pulumiCommand, svc, program);
       try {
         if (latencyMs > 0) await ctl.setFaults({ latencyMs });
         else await ctl.clearFaults();

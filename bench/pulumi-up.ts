@@ -25,6 +25,24 @@ export function pulumiBinDir(): string {
   return process.env.WWS_PULUMI_BIN_DIR ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION, "bin");
 }
 
+/** A bench stack of this checkout on the service `svc`, waiting in stream mode: what most scenarios run. */
+export function streamStackOn(
+  auto: typeof import("@pulumi/pulumi/automation"),
+  pulumiCommand: PulumiCommand,
+  svc: { url: string; child: { pid?: number } },
+  program: () => Promise<void>,
+): ReturnType<typeof newBenchStack> {
+  return newBenchStack(auto, pulumiCommand, {
+    root: repoRoot(),
+    pulumiBinDir: pulumiBinDir(),
+    url: svc.url,
+    mode: "stream",
+    pollIntervalMs: 2000,
+    servicePid: svc.child.pid,
+    program,
+  });
+}
+
 /** Whether scenario 3 can run here: a pulumi CLI with the dynamic provider launcher, and a built provider with resource classes. */
 export async function pulumiUpAvailability(): Promise<{ ok: true } | { ok: false; reason: string }> {
   const bin = pulumiBinDir();

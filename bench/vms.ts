@@ -1,8 +1,8 @@
 import { loadavg } from "node:os";
 import { dirname } from "node:path";
 import { median, round, spawnService } from "./common";
-import { pulumiBinDir, repoRoot } from "./pulumi-up";
-import { newBenchStack, type OpCost } from "./pulumi-stack";
+import { pulumiBinDir, streamStackOn } from "./pulumi-up";
+import type { OpCost } from "./pulumi-stack";
 
 /**
  * Scenario 5: VMs with a password against pods, side by side against one service: for each kind,
@@ -49,15 +49,7 @@ export async function runVmsVsPods(options: {
             else new VirtualMachine(`w-${i}`, { ...common, os: "ubuntu", credentials: { password: `bench-Pw-${i}` } });
           }
         };
-        const s = await newBenchStack(auto, pulumiCommand, {
-          root: repoRoot(),
-          pulumiBinDir: pulumiBinDir(),
-          url: svc.url,
-          mode: "stream",
-          pollIntervalMs: 2000,
-          servicePid: svc.child.pid,
-          program,
-        });
+        const s = await streamStackOn(auto, pulumiCommand, svc, program);
         try {
           for (const op of OPS) {
             const { cost } = await s.measure<unknown>(() =>

@@ -2,7 +2,8 @@
  * The TLS failures that are about the service's certificate: trying again meets the same
  * certificate, so they are final at once (never retried, never reconnected).
  */
-const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+/** Codes of a certificate no CA this process trusts signed: trusting its CA is the fix. */
+const UNTRUSTED_CODES: ReadonlySet<string> = new Set([
   // No chain to a trusted CA: a private CA, or a server that does not send its intermediates.
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
   "UNABLE_TO_GET_ISSUER_CERT",
@@ -10,6 +11,15 @@ const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
   "SELF_SIGNED_CERT_IN_CHAIN",
   "DEPTH_ZERO_SELF_SIGNED_CERT",
   "CERT_UNTRUSTED",
+]);
+
+/**
+ * The TLS failures that are about the service's certificate: trying again meets the same
+ * certificate, so they are final at once (never retried, never reconnected).
+ */
+const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  ...UNTRUSTED_CODES,
+  // A broken chain.
   "CERT_SIGNATURE_FAILURE",
   "CERT_CHAIN_TOO_LONG",
   "INVALID_CA",
@@ -21,16 +31,6 @@ const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
   "CERT_REVOKED",
   "CERT_REJECTED",
   "INVALID_PURPOSE",
-]);
-
-/** Codes of a certificate no CA this process trusts signed: trusting its CA is the fix. */
-const UNTRUSTED_CODES: ReadonlySet<string> = new Set([
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "CERT_UNTRUSTED",
 ]);
 
 export interface CertificateFailure {
