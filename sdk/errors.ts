@@ -47,29 +47,6 @@ export class ConnectionError extends WwsError {
   }
 }
 
-/** The service's TLS certificate was refused (unknown CA, another host, expired): final, never retried. */
-export class CertificateError extends WwsError {
-  constructor(
-    operation: string,
-    readonly certificateCode: string, // `UNABLE_TO_VERIFY_LEAF_SIGNATURE`
-    reason: string,
-    untrusted: boolean,
-    cause: unknown,
-  ) {
-    const fix = untrusted
-      ? "If the service's certificate comes from a private CA, trust that CA: the caCerts setting " +
-        "(`pulumi config set wws:caCerts ./ca.pem`, or WWS_CA_CERTS; the SDK's `caCerts` option), " +
-        "or NODE_EXTRA_CA_CERTS=<PEM file> for the whole Node process"
-      : "Check that the base URL names the host the certificate is for, and that the certificate is valid today";
-    super(
-      "certificate_refused",
-      `${operation} failed: the service's TLS certificate was refused (${reason}; ${certificateCode}). ` +
-        `Retrying cannot help. ${fix}.`,
-      { cause },
-    );
-  }
-}
-
 /** One attempt took longer than its `timeoutMs`. */
 export class RequestTimeoutError extends WwsError {
   constructor(
@@ -279,29 +256,6 @@ export class StreamAuthError extends WwsError {
     super("stream_unauthorized", `event stream refused: ${cause.message}`, { cause });
     this.status = cause.status;
     this.requestId = cause.requestId;
-  }
-}
-
-/**
- * The event stream had been open (the service answered 200) when its connection was cut: a
- * proxy's read timeout, a reset. Not a failure to reach the service: it reconnects from the last
- * event it saw. `openMs`: how long it had been open.
- */
-export class StreamCutError extends ConnectionError {
-  override readonly code = "stream_cut";
-  constructor(
-    operation: string,
-    readonly openMs: number,
-    /** The service's heartbeat interval, which a proxy's read timeout must exceed. */
-    heartbeatMs: number,
-    cause: unknown,
-  ) {
-    super(operation, false, cause);
-    const why = cause instanceof Error ? cause.message : String(cause);
-    this.message =
-      `${operation} was cut after ${(openMs / 1000).toFixed(1)} s open (${why}); it reconnects and resumes after the last event. ` +
-      `Cut again and again after the same time, it is a proxy's read timeout shorter than the service's heartbeat interval ` +
-      `(${Math.round(heartbeatMs / 1000)} s): raise that timeout above it (nginx: proxy_read_timeout).`;
   }
 }
 

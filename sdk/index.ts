@@ -23,11 +23,12 @@ export type { RetryNotice } from "./http/requester";
 export type { NetworkOptions } from "./http/network";
 export type { Clock, TimerHandle } from "./clock";
 export { SDK_VERSION } from "./version";
+export { CertificateError } from "./http/certificate";
+export { StreamCutError } from "./events/stream-cut";
 export {
   WwsError,
   InvalidOptionError,
   ConnectionError,
-  CertificateError,
   RequestTimeoutError,
   AbortedError,
   ResponseValidationError,
@@ -43,7 +44,6 @@ export {
   ServerError,
   RetriesExhaustedError,
   StreamAuthError,
-  StreamCutError,
   ReadinessTimeoutError,
   WorkloadFailedError,
   HTTP_ERROR_CODES,

@@ -2,17 +2,16 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { backoffDelay, type Random } from "../backoff";
 import { sleep, type Clock } from "../clock";
 import {
-  CertificateError,
   ConnectionError,
   HttpError,
   ResponseValidationError,
   StreamAuthError,
-  StreamCutError,
   WwsError,
   retryAfterOf,
 } from "../errors";
 import { errorFromResponse } from "../http/error-from-response";
-import { certificateFailure } from "../http/certificate";
+import { CertificateError, certificateFailure } from "../http/certificate";
+import { StreamCutError } from "./stream-cut";
 import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../clock";
-import { AbortedError, CertificateError, ConnectionError, RequestTimeoutError } from "../errors";
+import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
 import { isBeforeSend } from "../retry-rules";
-import { certificateFailure } from "./certificate";
+import { CertificateError, certificateFailure } from "./certificate";
 
 export interface AttemptSpec {
   dispatcher: Dispatcher;

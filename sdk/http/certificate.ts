@@ -1,3 +1,5 @@
+import { WwsError } from "../errors";
+
 /**
  * The TLS failures that are about the service's certificate: trying again meets the same
  * certificate, so they are final at once (never retried, never reconnected).
@@ -52,4 +54,27 @@ export function certificateFailure(err: unknown): CertificateFailure | undefined
       return { code, reason: String(e.message ?? code), untrusted: UNTRUSTED_CODES.has(code) };
   }
   return undefined;
+}
+
+/** The service's TLS certificate was refused (unknown CA, another host, expired): final, never retried. */
+export class CertificateError extends WwsError {
+  constructor(
+    operation: string,
+    readonly certificateCode: string, // `UNABLE_TO_VERIFY_LEAF_SIGNATURE`
+    reason: string,
+    untrusted: boolean,
+    cause: unknown,
+  ) {
+    const fix = untrusted
+      ? "If the service's certificate comes from a private CA, trust that CA: the caCerts setting " +
+        "(`pulumi config set wws:caCerts ./ca.pem`, or WWS_CA_CERTS; the SDK's `caCerts` option), " +
+        "or NODE_EXTRA_CA_CERTS=<PEM file> for the whole Node process"
+      : "Check that the base URL names the host the certificate is for, and that the certificate is valid today";
+    super(
+      "certificate_refused",
+      `${operation} failed: the service's TLS certificate was refused (${reason}; ${certificateCode}). ` +
+        `Retrying cannot help. ${fix}.`,
+      { cause },
+    );
+  }
 }
