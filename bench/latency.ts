@@ -106,7 +106,7 @@ const REMAINS: Record<LatencyOp, string> = {
   "preview (new)": "one read of the workspace for the deployment (the connection check's), shared by every check",
   up: "per pod, in parallel steps: its id's status (the create's proof), its upsert and the wait's status reads (after the stream's events); the checks share the workspace reads (one per 5 s at most)",
   "preview (no changes)": "one read of the workspace for the deployment: nothing per resource (the diff is local)",
-  refresh: "per pod, in parallel steps: a status read, then the shared spec read",
+  refresh: "per pod, in parallel steps: a status read beside the shared spec read",
   destroy: "per pod, in parallel steps: the delete and its wait until /status answers 404",
 };
 
