@@ -29,7 +29,7 @@ export function databaseReplacement(
   olds: Props,
   news: Props,
 ): DatabaseReplacement | undefined {
-  const database = [olds.type, news.type].some((t) => DATABASE_TYPES.includes(t as WorkloadType));
+  const database = isDatabase(olds) || isDatabase(news);
   if (!database || changes.replaces.length === 0) return undefined;
   const which = `database ${String(olds.workloadId)} in workspace ${String(olds.workspace)}`;
   const why = changes.replaces.map((k) => whyOf(k, changes, olds, news)).join("; ");
@@ -45,7 +45,8 @@ export function databaseReplacement(
   return { allowed: false, error };
 }
 
-const isDatabase = (props: Props): boolean => props.type === "storage";
+/** Whether `props` are a database's (a type the field declarations name as one). */
+export const isDatabase = (props: Props): boolean => DATABASE_TYPES.includes(props.type as WorkloadType);
 const databaseOf = (props: Props): string =>
   `database ${String(props.workloadId)} in workspace ${String(props.workspace)}`;
 const REPLACEMENT_LOSES_DATA = "a replacement deletes the database with all its data and creates a new, empty one";

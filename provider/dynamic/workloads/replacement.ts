@@ -2,7 +2,7 @@ import type { ProviderContext } from "../context";
 import type { Failure } from "../inputs/failures";
 import { REPLACED_BY_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { recordHeld } from "../ownership/declarations";
-import { declaredDatabaseDeleteError, replaceTargetFailure, replacementOptionsFailure } from "./data-loss";
+import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacementOptionsFailure } from "./data-loss";
 
 /**
  * What `check` notes and refuses of the replacements the engine drives without `diff`:
@@ -53,7 +53,7 @@ function replacedWith(news: Props): boolean {
  * replace it. `pulumi destroy` and a resource removed from the program are deletes the user wrote.
  */
 export function refuseDeclaredDatabaseDelete(ctx: ProviderContext, resourceId: string, stored: Props): void {
-  if (stored.type !== "storage") return;
+  if (!isDatabase(stored)) return;
   const urn = ctx.deleteUrns.urnOf(resourceId);
   if (urn === undefined || ctx.declarations.dataLossAllowedFor(urn) !== false) return;
   throw declaredDatabaseDeleteError(stored, urn);
