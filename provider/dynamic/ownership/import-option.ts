@@ -1,4 +1,4 @@
-import { NotFoundError, type CallOptions, type WorkloadStatus, type WorkspaceClient } from "../../../sdk";
+import type { CallOptions, WorkspaceClient } from "../../../sdk";
 import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
 import { sameValue } from "../inputs/equal";
@@ -62,19 +62,6 @@ export function importRefusal(
   );
 }
 
-async function statusIfAny(
-  client: WorkspaceClient,
-  id: string,
-  call: CallOptions,
-): Promise<WorkloadStatus | undefined> {
-  try {
-    return await client.getStatus(id, call);
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
-
 /**
  * `check` of the import option of a new resource: `importing` when it stands (the existing-id
  * refusal then does not apply), with the failures that refuse it. Values not known yet (preview)
@@ -110,7 +97,7 @@ export async function checkImportOption(
     return { importing: true, failures: [failureAt(["workloadId"], reason)] };
   }
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS };
-  const exists = (await statusIfAny(client, m.identity.workloadId, call)) !== undefined;
+  const exists = (await client.findStatus(m.identity.workloadId, call)) !== undefined;
   const refusal = importRefusal(m, conn.workspace, exists ? await liveDifferences(client, m, call) : undefined);
   if (refusal) return { importing: true, failures: [failureAt(["workloadId"], refusal)] };
   proofs.add(conn.baseUrl, conn.workspace, m.identity.workloadId);
