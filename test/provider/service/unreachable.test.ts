@@ -40,6 +40,10 @@ describe("a service that stops answering", () => {
     const id = uid("gone");
     const created = failureOf(up(h.workload, { workloadId: id, type: "pod", image: "nginx", readyTimeoutSeconds: 22 }));
     await until("the wait to begin", () => h.lines.some((l) => l.includes(`waiting up to 22 s for pod ${id}`)));
+    // Its first record read (on a loaded machine it can come after the line): the summary names its phase.
+    await until("the first record", () =>
+      h.lines.some((l) => l.includes(`pod ${id} in workspace demo: Pending after`)),
+    );
     await h.svc.close();
     const err = await created;
     const unreadable = h.lines.filter((l) =>
