@@ -47,8 +47,21 @@ export interface ResolvedNetwork {
 
 const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
+/** The PEM certificates `text` holds, each `-----BEGIN CERTIFICATE-----` block; none for anything else. */
+export function pemCertificates(text: string): string[] {
+  return text.match(PEM_CERT) ?? [];
+}
+
+/** The environment variables of a proxy, as other Node tools read them. */
+const ENV_PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"];
+
+/** The environment's proxy variables, in `ENV_PROXY_VARIABLES` order ("" for each unset). */
+export function envProxies(): string[] {
+  return ENV_PROXY_VARIABLES.map((k) => process.env[k] ?? "");
+}
+
 /** Whether `hostname` (as `URL.hostname` gives it) is this machine: 127.0.0.0/8, ::1 or localhost. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   if (isIP(host) === 4) return host.startsWith("127.");
@@ -62,7 +75,7 @@ function defaultCaCertificates(): string[] {
   const extraFile = process.env.NODE_EXTRA_CA_CERTS;
   let extra: string[] = [];
   try {
-    if (extraFile) extra = fs.readFileSync(extraFile, "utf8").match(PEM_CERT) ?? [];
+    if (extraFile) extra = pemCertificates(fs.readFileSync(extraFile, "utf8"));
   } catch {
     // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS at start.
   }
@@ -77,11 +90,10 @@ let nextDispatcherId = 1;
  * option and the fix. An `http://` base URL beyond loopback is refused unless `allowInsecureHttp`.
  */
 export function resolveNetwork(baseUrl: string, options: NetworkOptions = {}): ResolvedNetwork {
-  const url = new URL(baseUrl);
   if (options.allowInsecureHttp !== undefined && typeof options.allowInsecureHttp !== "boolean")
     throw new InvalidOptionError("allowInsecureHttp", "must be true or false");
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true)
-    throw new InvalidOptionError("baseUrl", insecureHttpProblem(url.hostname));
+  const plainHttp = plainHttpProblem(baseUrl, options.allowInsecureHttp === true);
+  if (plainHttp) throw new InvalidOptionError("baseUrl", plainHttp);
   if (options.dispatcher !== undefined) {
     const d = options.dispatcher;
     if (typeof d !== "object" || d === null || typeof (d as { request?: unknown }).request !== "function")
@@ -97,16 +109,16 @@ export function resolveNetwork(baseUrl: string, options: NetworkOptions = {}): R
   }
   let ca: string[] | undefined;
   if (options.caCerts !== undefined && options.caCerts !== "") {
-    const certs = typeof options.caCerts === "string" ? options.caCerts.match(PEM_CERT) : null;
-    if (!certs) throw new InvalidOptionError("caCerts", CA_CERTS_RULE);
+    const certs = typeof options.caCerts === "string" ? pemCertificates(options.caCerts) : [];
+    if (certs.length === 0) throw new InvalidOptionError("caCerts", CA_CERTS_RULE);
     ca = [...defaultCaCertificates(), ...certs];
   }
-  const envProxies = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"].map((k) => process.env[k] ?? "");
-  const plain = proxy === undefined && ca === undefined && envProxies.every((p) => p === "");
+  const fromEnv = envProxies();
+  const plain = proxy === undefined && ca === undefined && fromEnv.every((p) => p === "");
   const id = plain
     ? ""
     : createHash("sha256")
-        .update(JSON.stringify([proxy ?? "", envProxies, ca ?? []]))
+        .update(JSON.stringify([proxy ?? "", fromEnv, ca ?? []]))
         .digest("hex")
         .slice(0, 16);
   return Object.freeze({ proxy, ca: ca && Object.freeze(ca), id });
@@ -115,8 +127,14 @@ export function resolveNetwork(baseUrl: string, options: NetworkOptions = {}): R
 export const CA_CERTS_RULE =
   "must hold one or more PEM certificates (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)";
 
-/** Why an `http://` base URL to `host` is refused, and the two ways out. */
-export function insecureHttpProblem(host: string): string {
+/**
+ * Why `baseUrl` may not be used, naming the two ways out: `http://` to a host other than loopback
+ * carries the API key in clear, unless `allowInsecureHttp`. Undefined when it may.
+ */
+export function plainHttpProblem(baseUrl: string, allowInsecureHttp: boolean): string | undefined {
+  const url = new URL(baseUrl);
+  if (url.protocol !== "http:" || isLoopbackHost(url.hostname) || allowInsecureHttp) return undefined;
+  const host = url.hostname;
   return (
     `uses http:// to ${host}, which is not this machine: the API key would cross the network in clear. ` +
     `Use https://, or on a network you trust set allowInsecureHttp ` +

@@ -1,5 +1,5 @@
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
-import type { ResolvedNetwork } from "./network";
+import { envProxies, type ResolvedNetwork } from "./network";
 
 /**
  * Keep-alive pools shared by every client and stream of one origin (and network settings) in this
@@ -28,17 +28,14 @@ const KEEP_ALIVE_TIMEOUT_MS = 10 * 1000; // 10 s
 
 const pools = new Map<string, { dispatcher: Dispatcher; refs: number }>();
 
-function envProxyConfigured(): boolean {
-  return ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"].some((k) => (process.env[k] ?? "") !== "");
-}
-
 function newDispatcher(origin: string, kind: PoolKind, network: ResolvedNetwork): Dispatcher {
   const limits = {
     connections: kind === "requests" ? REQUEST_CONNECTIONS : null,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
   };
   const tls = network.ca ? { ca: [...network.ca] } : undefined;
-  if (network.proxy === undefined && !envProxyConfigured()) return new Pool(origin, { ...limits, connect: tls });
+  if (network.proxy === undefined && envProxies().every((p) => p === ""))
+    return new Pool(origin, { ...limits, connect: tls });
   return new EnvHttpProxyAgent({
     ...limits,
     // A proxy named for the service is used for it, whatever NO_PROXY says.

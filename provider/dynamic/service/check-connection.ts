@@ -1,7 +1,8 @@
 import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
 import { failureAt, type Failure } from "../inputs/failures";
 import { CONNECTION_KEYS, type Props } from "../inputs/props";
-import { insecureBaseUrlProblem, networkSettings } from "./network";
+import { plainHttpProblem } from "../../../sdk";
+import { networkSettings } from "./network";
 
 /**
  * Connection settings: each must be found (argument, stack config or environment) and valid.
@@ -33,7 +34,10 @@ export function checkConnection(news: Props, sources: ConnectionSources, inputs:
   const network = networkSettings(sources);
   for (const p of network.problems) failures.push({ property: "", reason: p.message });
   const baseUrl = r.values.baseUrl;
-  const insecure = baseUrl && !connectionProblem("baseUrl", baseUrl) && insecureBaseUrlProblem(baseUrl, network);
+  const insecure =
+    baseUrl &&
+    !connectionProblem("baseUrl", baseUrl) &&
+    plainHttpProblem(baseUrl, network.options.allowInsecureHttp === true);
   if (insecure) failures.push(failureAt(["baseUrl"], insecure));
   return failures;
 }

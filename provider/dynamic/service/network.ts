@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { CA_CERTS_RULE, insecureHttpProblem, isLoopbackHost, proxyProblem, type NetworkOptions } from "../../../sdk";
+import { CA_CERTS_RULE, pemCertificates, proxyProblem, type NetworkOptions } from "../../../sdk";
 import type { ConnectionSources } from "./connection";
 
 /**
@@ -75,8 +75,7 @@ function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings
   if (ca) {
     const { pem, problem } = readCaCerts(ca.value);
     if (problem) fail("caCerts", ca.where, problem);
-    else if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem!))
-      fail("caCerts", ca.where, CA_CERTS_RULE);
+    else if (pemCertificates(pem!).length === 0) fail("caCerts", ca.where, CA_CERTS_RULE);
     else options.caCerts = pem;
   }
   if (insecure) {
@@ -85,11 +84,4 @@ function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings
     else if (v !== "false") fail("allowInsecureHttp", insecure.where, "must be true or false");
   }
   return { options, problems };
-}
-
-/** Why `baseUrl` may not be used with these settings (http:// beyond loopback without the opt-in), if it may not; follows the setting's name. */
-export function insecureBaseUrlProblem(baseUrl: string, settings: NetworkSettings): string | undefined {
-  const url = new URL(baseUrl);
-  if (url.protocol !== "http:" || isLoopbackHost(url.hostname) || settings.options.allowInsecureHttp) return undefined;
-  return insecureHttpProblem(url.hostname);
 }
