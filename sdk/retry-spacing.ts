@@ -1,4 +1,5 @@
 import { sleep } from "./clock";
+import { FailureStreak } from "./failure-streak";
 import { AbortedError, RetriesExhaustedError, type WwsError } from "./errors";
 import type { ResolvedClientOptions } from "./options";
 import { shouldRetry } from "./retry";
@@ -17,8 +18,8 @@ export type NextAttempt = { retry: true; delayMs: number; attempt: number } | { 
 export class RetrySpacing {
   private attempts = 0;
   private readonly started: number;
-  /** When the latest run of failures without an answer began (`isNoAnswer`). */
-  private unansweredSince: number | undefined;
+  /** The failures so far: the latest without an answer make the unreachable window (`isNoAnswer`). */
+  private readonly failures = new FailureStreak();
 
   constructor(
     private readonly options: ResolvedClientOptions,
@@ -32,7 +33,7 @@ export class RetrySpacing {
   next(error: WwsError): NextAttempt {
     const now = this.options.clock.now();
     this.attempts++;
-    this.unansweredSince = isNoAnswer(error) ? (this.unansweredSince ?? now) : undefined;
+    this.failures.fail(now, isNoAnswer(error));
     const decision = shouldRetry({
       error,
       // Read back as not done: sending it again is as safe as repeating an idempotent call.
@@ -41,7 +42,7 @@ export class RetrySpacing {
       elapsedMs: now - this.started,
       options: this.options.retry,
       remainingMs: this.deadline - now,
-      unansweredMs: this.unansweredSince === undefined ? undefined : now - this.unansweredSince,
+      unansweredMs: this.failures.unansweredMs(now),
       random: this.options.random,
     });
     if (decision.retry) return { retry: true, delayMs: decision.delayMs, attempt: this.attempts };
