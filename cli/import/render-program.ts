@@ -48,9 +48,9 @@ export function classNameOf(w: LiveWorkload): string {
 
 /** `new wws.<Class>(…)` of one workload, with the `import` resource option naming it. */
 function workloadStatement(w: LiveWorkload, workspace: string): string {
-  const typed = CLASSES[w.type];
-  const fitsTyped = classNameOf(w) !== "Workload";
-  const args: Record<string, unknown> = fitsTyped ? { ...typed.extra, ...w.spec } : { kind: w.type, spec: w.spec };
+  const args: Record<string, unknown> = fitsTyped(w)
+    ? { ...CLASSES[w.type].extra, ...w.spec }
+    : { kind: w.type, spec: w.spec };
   const lines = Object.entries(args).map(
     ([k, v]) => `  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, "  ")},`,
   );
