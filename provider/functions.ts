@@ -6,7 +6,7 @@ import {
   type WorkloadStatus,
   type WorkspaceConnection,
 } from "../sdk";
-import { networkSettings, requireConnection } from "./dynamic/program-side";
+import { requireConnection, requireNetworkSettings } from "./dynamic/program-side";
 import { Workspace } from "./resources/workspace";
 import type { ConnectionArgs } from "./resources/inputs";
 
@@ -44,9 +44,8 @@ export function programConnection(
 /** The proxy, CA certificates and plain-HTTP opt-in of the program's stack config (`wws:…`) and environment. */
 function programNetwork(what: string): NetworkOptions {
   const wws = new pulumi.Config("wws");
-  const network = networkSettings({ config: { get: (k) => wws.get(k.replace(/^wws:/, "")) }, env: process.env });
-  if (network.problems.length > 0) throw new Error(`${what}: ${network.problems.map((p) => p.message).join("; ")}`);
-  return network.options;
+  const sources = { config: { get: (k: string) => wws.get(k.replace(/^wws:/, "")) }, env: process.env };
+  return requireNetworkSettings(sources, what).options;
 }
 
 async function withClient<T>(what: string, given: Resolved, fn: (client: WorkspaceClient) => Promise<T>): Promise<T> {

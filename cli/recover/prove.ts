@@ -1,6 +1,6 @@
 import { WorkspaceClient, redact } from "../../sdk";
 import { requireConnection, type ConnectionSources } from "../../provider/dynamic/service/connection";
-import { networkSettings } from "../../provider/dynamic/service/network";
+import { requireNetworkSettings } from "../../provider/dynamic/service/network";
 import { describeUrn } from "../../provider/dynamic/ownership/declarations";
 import { formatId } from "../../provider/dynamic/inputs/ids";
 import { runsDeclaredSpec } from "../../provider/dynamic/ownership/takeover";
@@ -46,9 +46,7 @@ export async function prove(op: PendingOperation, sources: ConnectionSources, in
   const m = parseWorkload(inputs);
   const id = m.identity.workloadId;
   const at = `workload ${formatId(conn.workspace, id)}`;
-  const network = networkSettings(sources);
-  if (network.problems.length > 0)
-    throw new Error(`cannot check ${nameOf(urn)}: ${network.problems.map((p) => p.message).join("; ")}`);
+  const network = requireNetworkSettings(sources, `cannot check ${nameOf(urn)}`);
   const client = new WorkspaceClient(conn.connection, network.options);
   try {
     const call = { deadline: Date.now() + READ_BUDGET_MS };

@@ -6,7 +6,7 @@ import { replaceTargets, replaceTargetsOfEngine, type ReplaceTargets } from "./e
 import { Preflight } from "./service/preflight";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
-import { networkSettings } from "./service/network";
+import { requireNetworkSettings } from "./service/network";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
@@ -66,11 +66,10 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client({ connection }) {
-      const network = networkSettings({ config, env: options.env ?? process.env });
-      if (network.problems.length > 0)
-        throw new Error(
-          `cannot reach the Workspace Workload Service: ${network.problems.map((p) => p.message).join("; ")}`,
-        );
+      const network = requireNetworkSettings(
+        { config, env: options.env ?? process.env },
+        "cannot reach the Workspace Workload Service",
+      );
       const key = `${connection.key}\n${network.key}`;
       let client = clients.get(key);
       if (!client) {

@@ -16,4 +16,4 @@ export {
 } from "./inputs/props";
 export { credentialsDigestAsync } from "./credentials/digest";
 export { CONNECTION_SETTINGS, requireConnection } from "./service/connection";
-export { networkSettings } from "./service/network";
+export { requireNetworkSettings } from "./service/network";

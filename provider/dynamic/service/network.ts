@@ -85,3 +85,10 @@ function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings
   }
   return { options, problems };
 }
+
+/** `networkSettings` for a call about to be made: a setting with a problem fails it, after `what` (`cannot check Pod "web"`). */
+export function requireNetworkSettings(sources: ConnectionSources, what: string): NetworkSettings {
+  const settings = networkSettings(sources);
+  if (settings.problems.length > 0) throw new Error(`${what}: ${settings.problems.map((p) => p.message).join("; ")}`);
+  return settings;
+}
