@@ -3,7 +3,7 @@ import { ControlClient } from "../server/control-client";
 import { CONTROL_TOKEN, round, spawnService } from "./common";
 import { pulumiBinDir, streamStackOn } from "./pulumi-up";
 import type { OpCost } from "./pulumi-stack";
-import type { Report } from "./report";
+import { s1, type Report } from "./report";
 
 /** The operations of scenario 9, in the order each stack runs them. */
 export const LATENCY_OPS = ["preview (new)", "up", "preview (no changes)", "refresh", "destroy"] as const;
@@ -18,7 +18,6 @@ export interface LatencyRow {
   requests: number;
 }
 
-const s1 = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** `+1.2 s`, `-0.3 s`: a difference of walls. */
 const signed = (ms: number): string => `${ms < 0 ? "-" : "+"}${s1(Math.abs(ms))}`;
 

@@ -1,12 +1,10 @@
 import { availableParallelism } from "node:os";
 import { median, round } from "./common";
 import { runPulumiUp, type UpRow } from "./pulumi-up";
-import type { Report } from "./report";
+import { s1, type Report } from "./report";
 
 export type Parallelism = "default" | number;
 export type ParallelRow = UpRow & { parallel: Parallelism; round: number };
-
-const s1 = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Scenario 7: `pulumi up` of `pods` pods at the engine's default parallelism (the flag left out:

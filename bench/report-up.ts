@@ -1,12 +1,11 @@
 import { round } from "./common";
 import type { PulumiUpResult, UpRow } from "./pulumi-up";
 import type { WaitMode } from "./readiness";
-import { modeName, ratio, type Report, type Target } from "./report";
+import { modeName, ratio, s1, type Report, type Target } from "./report";
 
 /** Provider peak RSS allowed for `up` of 1,000 pods. */
 export const RSS_LIMIT_MB = 300;
 
-const s1 = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const mb = (bytes: number): string =>
   bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 

@@ -35,6 +35,8 @@ export function newReport(options: { quick: boolean; pollIntervalMs: number; ste
   return { ...options, rows: [], sections: [], targets: [], json: { quick: options.quick } };
 }
 
+/** `1.2 s`: a wall time in seconds, to a tenth. */
+export const s1 = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 export const ms = (n: number | undefined): string =>
   n === undefined || Number.isNaN(n) ? "-" : `${n < 100 ? n.toFixed(1) : Math.round(n)} ms`;
 export const modeName = (mode: WaitMode, pollIntervalMs: number): string =>
