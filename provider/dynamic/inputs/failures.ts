@@ -132,3 +132,8 @@ export function schemaFailures(schema: z.ZodType, body: Record<string, unknown>,
   }
   return { failures, rulesRan };
 }
+
+/** An error's message as a clause another sentence continues: without its closing full stops. */
+export function clauseOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+}

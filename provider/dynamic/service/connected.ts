@@ -3,6 +3,7 @@ import { requireConnection, resolveConnection, type Connection, type ConnectionS
 import type { ProviderContext } from "../context";
 import { guarded } from "../credentials/redacted-errors";
 import { settingSource } from "./setting-source";
+import { clauseOf } from "../inputs/failures";
 
 /**
  * Runs the body of a provider method with the connection `settings` resolve to (resource
@@ -56,7 +57,5 @@ function withSettingSource(
       ? "; a refresh or destroy uses the value the last `pulumi up` recorded, so run `pulumi up` first (a change of connection settings alone sends nothing)"
       : "";
   const fix = source.fix(field === "apiKey" ? "a valid API key" : "the base URL");
-  return new Error(
-    `${err.message.replace(/\.+$/, "")}. The ${what} in use comes from ${source.where}. ${fix}${recorded}.`,
-  );
+  return new Error(`${clauseOf(err)}. The ${what} in use comes from ${source.where}. ${fix}${recorded}.`);
 }

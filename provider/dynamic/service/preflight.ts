@@ -15,7 +15,7 @@ import {
 } from "../../../sdk";
 import type { Connection, ConnectionField, ResolvedConnection } from "./connection";
 import { settingSource } from "./setting-source";
-import { failureAt, type Failure } from "../inputs/failures";
+import { clauseOf, failureAt, type Failure } from "../inputs/failures";
 import { keepSpec } from "./shared-spec";
 
 /**
@@ -31,11 +31,6 @@ const UNREACHABLE_AFTER_MS = 4 * 1000; // 4 s
 /** `(from the stack config wws:apiKey)` */
 function origin(field: ConnectionField, r: ResolvedConnection): string {
   return ` (from ${settingSource(field, r).where})`;
-}
-
-/** A message's cause, without its closing full stop (a sentence follows). */
-function causeText(err: Error): string {
-  return err.message.replace(/\.+$/, "");
 }
 
 /** The cause under a give-up: what the last attempt met. */
@@ -67,7 +62,7 @@ function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection
   if (cause instanceof CertificateError)
     return failureAt(["baseUrl"], `cannot reach ${at}: ${cause.message} Nothing was sent`);
   if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError)
-    return failureAt(["baseUrl"], `cannot reach ${at}: ${causeText(cause)}. Nothing was sent; ${fixUrl}`);
+    return failureAt(["baseUrl"], `cannot reach ${at}: ${clauseOf(cause)}. Nothing was sent; ${fixUrl}`);
   if (cause instanceof ResponseValidationError)
     return failureAt(["baseUrl"], `${at} answered, but not as the Workspace Workload Service does: ${fixUrl}`);
   if (cause instanceof HttpError)

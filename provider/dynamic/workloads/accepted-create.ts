@@ -8,6 +8,7 @@ import {
 import type { ManagedContext } from "../context";
 import type { CredentialVault } from "../credentials/digest";
 import { ResourceInitError } from "../engine/init-error";
+import { clauseOf } from "../inputs/failures";
 import type { Props } from "../inputs/props";
 import type { Operation, OperationKind } from "../operation";
 import { requestBodyOf } from "./body";
@@ -57,9 +58,7 @@ export function acceptedCreates(
         (cancelled || ctx.now() >= op.deadline
           ? undefined
           : await client.findStatus(workloadId, op.call).catch(() => undefined));
-      const why = cancelled
-        ? "the run was cancelled (Ctrl-C) while it waited"
-        : (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      const why = cancelled ? "the run was cancelled (Ctrl-C) while it waited" : clauseOf(err);
       // A Failed workload stays Failed until something changes; a slow one may still get there.
       const next =
         err instanceof WorkloadFailedError
@@ -88,7 +87,7 @@ export function acceptedCreates(
       await client.upsertWorkload(m.identity.type, requestBodyOf(m, credentials, true), op.call);
     } catch (err) {
       if (!outcomeUnknown(err)) throw err;
-      const why = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, "");
+      const why = clauseOf(err);
       throw new ResourceInitError(
         `${describeWorkload(m.identity)} may have been created, but the answer was lost: ${why}. It stays in the stack; the next \`pulumi up\` sends it again and waits.`,
         resourceId,
