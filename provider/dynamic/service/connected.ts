@@ -1,4 +1,5 @@
-import { ConnectionError, ForbiddenError, RetriesExhaustedError, UnauthorizedError } from "../../../sdk";
+import { ConnectionError, ForbiddenError, UnauthorizedError } from "../../../sdk";
+import { rootOf } from "./preflight";
 import { requireConnection, resolveConnection, type Connection, type ConnectionSources } from "./connection";
 import type { ProviderContext } from "../context";
 import { guarded } from "../credentials/redacted-errors";
@@ -41,7 +42,7 @@ function withSettingSource(
   settings: Readonly<Record<string, unknown>>,
   sources: ConnectionSources,
 ): unknown {
-  const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
+  const cause = rootOf(err);
   const field =
     cause instanceof UnauthorizedError || cause instanceof ForbiddenError
       ? "apiKey"

@@ -34,7 +34,7 @@ function origin(field: ConnectionField, r: ResolvedConnection): string {
 }
 
 /** The cause under a give-up: what the last attempt met. */
-function rootOf(err: unknown): unknown {
+export function rootOf(err: unknown): unknown {
   return err instanceof RetriesExhaustedError ? err.lastError : err;
 }
 
