@@ -1,14 +1,12 @@
-import type { CallOptions, WorkspaceClient } from "../../../sdk";
 import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
-import { sameValue } from "../inputs/equal";
 import { formatId } from "../inputs/ids";
 import { IMPORT_ID_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { reachService } from "../service/check-live";
-import { sharedSpec } from "../service/shared-spec";
-import { describeWorkload, parseWorkload, specFields, type WorkloadModel } from "../workloads/model";
+import { liveDifferences } from "./takeover";
+import { describeWorkload, parseWorkload, type WorkloadModel } from "../workloads/model";
 
 /**
  * The `import` resource option, as the classes hand it to `check` (resources/import-option.ts):
@@ -29,20 +27,6 @@ export class ImportProofs {
   has(baseUrl: string, workspace: string, id: string): boolean {
     return this.proven.has(`${baseUrl}\n${workspace}\n${id}`);
   }
-}
-
-/** The spec fields where the live workload differs from `m` (`type` first when the type differs); undefined when gone. */
-export async function liveDifferences(
-  client: WorkspaceClient,
-  m: WorkloadModel,
-  call: CallOptions,
-): Promise<string[] | undefined> {
-  const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === m.identity.workloadId);
-  if (entry === undefined) return undefined;
-  const declared = specFields(m);
-  const keys = [...new Set([...Object.keys(entry.spec), ...Object.keys(declared)])].sort();
-  const differ = keys.filter((k) => !sameValue(entry.spec[k], declared[k]));
-  return entry.type === m.identity.type ? differ : ["type", ...differ];
 }
 
 /** Why an import of `m` is refused: the workload is gone, or runs another spec; undefined when it runs the declaration. */

@@ -4,14 +4,28 @@ import { sameValue } from "../inputs/equal";
 import { sharedSpec } from "../service/shared-spec";
 import { specFields, type WorkloadModel } from "../workloads/model";
 
+/** The spec fields where the live workload differs from `m` (`type` first when the type differs); undefined when gone. */
+export async function liveDifferences(
+  client: WorkspaceClient,
+  m: WorkloadModel,
+  call: CallOptions,
+): Promise<string[] | undefined> {
+  const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === m.identity.workloadId);
+  if (entry === undefined) return undefined;
+  const declared = specFields(m);
+  const keys = [...new Set([...Object.keys(entry.spec), ...Object.keys(declared)])].sort();
+  const differ = keys.filter((k) => !sameValue(entry.spec[k], declared[k]));
+  return entry.type === m.identity.type ? differ : ["type", ...differ];
+}
+
 /**
  * Whether the live workload has exactly the type and spec the resource declares (its entry in the
  * tenant spec). Credentials are left out: they are write-only, no response shows them. Asked only
  * with `adopt: true`: a workload already running the declaration is recorded without a request.
  */
 export async function runsDeclaredSpec(client: WorkspaceClient, m: WorkloadModel, call: CallOptions): Promise<boolean> {
-  const entry = (await sharedSpec(client, call)).workloads.find((w) => w.id === m.identity.workloadId);
-  return entry !== undefined && entry.type === m.identity.type && sameValue(entry.spec, specFields(m));
+  const differences = await liveDifferences(client, m, call);
+  return differences !== undefined && differences.length === 0;
 }
 
 /** The command that proves a killed run's creates from the stack's own record (cli/recover/). */

@@ -9,7 +9,7 @@ import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, parseId } from "../inputs/ids";
 import { CredentialVault, loginOf } from "../credentials/digest";
-import { alreadyExistsMessage, runsDeclaredSpec, takeover } from "../ownership/takeover";
+import { alreadyExistsMessage, liveDifferences, runsDeclaredSpec, takeover } from "../ownership/takeover";
 import { checkAgainstService } from "../service/check-live";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { restartOnce } from "../service/read-back";
@@ -19,7 +19,7 @@ import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-statu
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
 import { programDigest, settleClassDefaults } from "../inputs/class-defaults";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
-import { ImportProofs, checkImportOption, importRefusal, liveDifferences } from "../ownership/import-option";
+import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
 import type { ProviderImpl } from "../types";
