@@ -10,7 +10,7 @@ import {
   retryAfterOf,
 } from "../errors";
 import { errorFromResponse } from "../http/error-from-response";
-import { CertificateError, certificateFailure } from "../http/certificate";
+import { certificateErrorOf } from "../http/certificate";
 import { StreamCutError } from "./stream-cut";
 import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { acquirePool, type PoolLease } from "../http/pools";
@@ -249,12 +249,8 @@ export class EventStream {
         return { kind: "retry", wasOpen, error: new ConnectionError(this.operation, false, silent) };
       }
       // The same certificate would be met again: the stream stops (waiters fall back to polling, which says why).
-      const cert = certificateFailure(err);
-      if (cert)
-        return {
-          kind: "fatal",
-          error: new CertificateError(this.operation, cert.code, cert.reason, cert.untrusted, err),
-        };
+      const refused = certificateErrorOf(this.operation, err);
+      if (refused) return { kind: "fatal", error: refused };
       // Open, then cut (a proxy's read timeout, a reset): not a failure to reach the service.
       if (wasOpen)
         return {

@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import type { Clock } from "../clock";
 import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
 import { isBeforeSend } from "../retry-rules";
-import { CertificateError, certificateFailure } from "./certificate";
+import { certificateErrorOf } from "./certificate";
 
 export interface AttemptSpec {
   dispatcher: Dispatcher;
@@ -59,8 +59,8 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
   } catch (err) {
     if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
     if (timedOut) throw new RequestTimeoutError(spec.operation, spec.timeoutMs);
-    const cert = certificateFailure(err);
-    if (cert) throw new CertificateError(spec.operation, cert.code, cert.reason, cert.untrusted, err);
+    const refused = certificateErrorOf(spec.operation, err);
+    if (refused) throw refused;
     throw new ConnectionError(spec.operation, isBeforeSend(err), err);
   } finally {
     clock.clearTimeout(timer);

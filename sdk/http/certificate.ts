@@ -35,7 +35,7 @@ const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
   "INVALID_PURPOSE",
 ]);
 
-export interface CertificateFailure {
+interface CertificateFailure {
   /** OpenSSL's or Node's code, `UNABLE_TO_VERIFY_LEAF_SIGNATURE`. */
   code: string;
   /** Its words, `unable to verify the first certificate`. */
@@ -45,7 +45,7 @@ export interface CertificateFailure {
 }
 
 /** The certificate failure `err` is (or wraps, as a proxy tunnel's error does), if any. */
-export function certificateFailure(err: unknown): CertificateFailure | undefined {
+function certificateFailure(err: unknown): CertificateFailure | undefined {
   // Not `instanceof Error`: socket errors may come from another realm (a test sandbox, a vm).
   let e = err as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined;
   for (let depth = 0; typeof e === "object" && e !== null && depth < 5; depth++, e = e.cause as typeof e) {
@@ -77,4 +77,10 @@ export class CertificateError extends WwsError {
       { cause },
     );
   }
+}
+
+/** The `CertificateError` of `operation` that `err` is (or wraps), if it is a certificate failure. */
+export function certificateErrorOf(operation: string, err: unknown): CertificateError | undefined {
+  const cert = certificateFailure(err);
+  return cert && new CertificateError(operation, cert.code, cert.reason, cert.untrusted, err);
 }
