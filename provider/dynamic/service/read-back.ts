@@ -63,9 +63,12 @@ async function readBackLoop<T>(
     try {
       return await attempt();
     } catch (err) {
-      // Past the deadline a read back would fail on its own timeout and hide this error.
       if (!outcomeUnknown(err) || ctx.now() >= op.deadline) throw err;
-      const back = await readBack();
+      // A read back the deadline cut (the attempt may end a moment before it) says nothing of the
+      // call: the call's own failure is what the user must read.
+      const back = await readBack().catch((readErr: unknown) => {
+        throw ctx.now() >= op.deadline ? err : readErr;
+      });
       if (back.done) return back.value;
       const next = spacing.next(err as WwsError);
       if (!next.retry) throw next.error;
