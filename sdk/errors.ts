@@ -113,6 +113,7 @@ export const HTTP_ERROR_CODES = Object.freeze([
   "rate_limited",
   "unavailable",
   "server_error",
+  "redirected",
   "http_error",
 ] as const);
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
@@ -147,6 +148,16 @@ export class HttpError extends WwsError {
 
 const ws = (init: HttpErrorInit): string => (init.workspace ? `workspace ${init.workspace}` : "the workspace");
 const seconds = (ms: number | undefined): string => (ms === undefined ? "a moment" : `${Math.ceil(ms / 1000)} s`);
+
+/** 3xx: the base URL answers with a redirect, which is never followed (the API key would go along). */
+export class RedirectError extends HttpError {
+  constructor(init: HttpErrorInit) {
+    super(
+      init,
+      "Requests are not redirected, since the API key would go along: set the base URL to the service's own.",
+    );
+  }
+}
 
 /** 400: the request body or a parameter is invalid; `details` names each field. */
 export class ValidationError extends HttpError {

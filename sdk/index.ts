@@ -25,6 +25,8 @@ export type { Clock, TimerHandle } from "./clock";
 export { SDK_VERSION } from "./version";
 export { CertificateError } from "./http/certificate";
 export { StreamCutError } from "./events/stream-cut";
+export { ProxyError, proxyFor, type ProxyInUse } from "./http/proxy";
+export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./http/response-size";
 export {
   WwsError,
   InvalidOptionError,
@@ -40,6 +42,7 @@ export {
   ConflictError,
   PayloadTooLargeError,
   RateLimitedError,
+  RedirectError,
   UnavailableError,
   ServerError,
   RetriesExhaustedError,

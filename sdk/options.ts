@@ -9,6 +9,7 @@ import { resolveStreamOptions, type StreamOptions } from "./events/stream";
 import { checkInteger, definedOnly } from "./validate";
 import type { RetryNotice } from "./http/requester";
 import { resolveNetwork, type NetworkOptions, type ResolvedNetwork } from "./http/network";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./http/response-size";
 
 /**
  * Options of `new WorkspaceClient(…)`. `baseUrl`, `workspace` and `apiKey` are required, unless a
@@ -23,6 +24,11 @@ export interface ClientOptions extends NetworkOptions {
   apiKey: string;
   /** Timeout of one HTTP attempt. @default 30000 (30 s) */
   timeoutMs?: number;
+  /**
+   * The largest answer body read; a larger one is cut and its call fails with
+   * `ResponseTooLargeError`. @default 33554432 (32 MiB, `DEFAULT_MAX_RESPONSE_BYTES`)
+   */
+  maxResponseBytes?: number;
   /** Retry bounds; see `DEFAULT_RETRY`. */
   retry?: RetryOptions;
   /** @default "pulumi-wws-sdk/<version>" */
@@ -65,6 +71,7 @@ export interface ResolvedClientOptions {
   /** Proxy, CA certificates or the caller's dispatcher. */
   readonly network: ResolvedNetwork;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly retry: Readonly<Required<RetryOptions>>;
   readonly userAgent: string;
   readonly stream: Readonly<Required<StreamOptions>>;
@@ -74,6 +81,7 @@ export interface ResolvedClientOptions {
 
 export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
   timeoutMs: 30 * 1000, // 30 s
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   retry: DEFAULT_RETRY,
   userAgent: `pulumi-wws-sdk/${SDK_VERSION}`,
   clock: systemClock,
@@ -93,6 +101,8 @@ export function resolveClientOptions(
   const network = resolveNetwork(connection.baseUrl, options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_OPTIONS.timeoutMs;
   checkInteger("timeoutMs", timeoutMs, 1, 24 * 60 * 60 * 1000);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_CLIENT_OPTIONS.maxResponseBytes;
+  checkInteger("maxResponseBytes", maxResponseBytes, 1024, 4 * 1024 * 1024 * 1024);
   const retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
   checkInteger("retry.maxAttempts", retry.maxAttempts, 1, 100);
   checkInteger("retry.initialDelayMs", retry.initialDelayMs, 0, 60 * 60 * 1000);
@@ -112,6 +122,7 @@ export function resolveClientOptions(
     workspace: connection.workspace,
     network,
     timeoutMs,
+    maxResponseBytes,
     retry: Object.freeze(retry),
     userAgent,
     stream: resolveStreamOptions(options.stream),

@@ -1,4 +1,5 @@
 import { ConnectionError, HttpError, RequestTimeoutError, RetriesExhaustedError } from "./errors";
+import { ProxyError } from "./http/proxy";
 
 /**
  * What every caller makes of a failure, in one table: the calls' retries (`retry.ts`), the waits
@@ -42,6 +43,8 @@ export function isTransientStatus(status: number): boolean {
 export function isTransientFailure(error: unknown): boolean {
   // A call that ran out of retries failed for its last error's reason: judge that one.
   if (error instanceof RetriesExhaustedError) return isTransientFailure(error.lastError);
+  // A proxy that answered the tunnel (407, 403) answers the same again; one that failed may not.
+  if (error instanceof ProxyError && error.status !== undefined) return isTransientStatus(error.status);
   if (error instanceof ConnectionError || error instanceof RequestTimeoutError) return true;
   if (error instanceof HttpError) return isTransientStatus(error.status);
   // Aborts, invalid options, bodies that fail their schema: the same request fails the same way.
@@ -55,6 +58,8 @@ export function isTransientFailure(error: unknown): boolean {
  */
 export function isNoAnswer(error: unknown): boolean {
   if (error instanceof RetriesExhaustedError) return isNoAnswer(error.lastError);
+  if (error instanceof ProxyError && error.status !== undefined)
+    return RETRY_RULES.noAnswerStatuses.includes(error.status);
   if (error instanceof ConnectionError || error instanceof RequestTimeoutError) return true;
   return error instanceof HttpError && RETRY_RULES.noAnswerStatuses.includes(error.status);
 }

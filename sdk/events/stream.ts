@@ -11,6 +11,8 @@ import {
 } from "../errors";
 import { errorFromResponse } from "../http/error-from-response";
 import { certificateErrorOf } from "../http/certificate";
+import { readBodyText } from "../http/response-size";
+import { endlessLineError, MAX_LINE_BYTES, MAX_REFUSAL_BYTES, unendedLineBytes } from "./line-limit";
 import { StreamCutError } from "./stream-cut";
 import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { acquirePool, type PoolLease } from "../http/pools";
@@ -224,7 +226,9 @@ export class EventStream {
       });
       watchdog.touch();
       if (res.statusCode !== 200 || !isEventStream(res.headers["content-type"])) {
-        const text = await res.body.text().catch(() => "");
+        const text = await readBodyText(res.body, undefined, MAX_REFUSAL_BYTES, this.operation, res.statusCode).catch(
+          () => "",
+        );
         return this.refused(res.statusCode, res.headers, text);
       }
       const parser = createParser({
@@ -235,8 +239,12 @@ export class EventStream {
       wasOpen = true;
       openedAt = clock.now();
       this.setState("open");
+      let lineBytes = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         watchdog.touch();
+        lineBytes = unendedLineBytes(lineBytes, chunk);
+        // The parser keeps a line until its end: one that never ends would take all the memory.
+        if (lineBytes > MAX_LINE_BYTES) return { kind: "retry", wasOpen, error: endlessLineError(this.operation) };
         parser.feed(decoder.decode(chunk, { stream: true }));
       }
       this.openMs = clock.now() - openedAt;

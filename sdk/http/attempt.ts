@@ -4,6 +4,8 @@ import type { Clock } from "../clock";
 import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
 import { isBeforeSend } from "../retry-rules";
 import { certificateErrorOf } from "./certificate";
+import { proxyErrorOf, type ProxyInUse } from "./proxy";
+import { readBodyText, ResponseTooLargeError } from "./response-size";
 
 export interface AttemptSpec {
   dispatcher: Dispatcher;
@@ -20,6 +22,10 @@ export interface AttemptSpec {
   /** For messages: `get status of workload web in workspace demo`. */
   operation: string;
   clock: Clock;
+  /** A body larger than this is cut and the attempt fails (`ResponseTooLargeError`). */
+  maxResponseBytes: number;
+  /** The proxy the request goes through, if any: its failures are named as its own. */
+  proxy?: ProxyInUse;
 }
 
 export interface RawResponse {
@@ -29,23 +35,36 @@ export interface RawResponse {
 }
 
 /**
- * One HTTP exchange, body read in full. Resolves with any status; rejects only with
- * `AbortedError` (caller's signal), `RequestTimeoutError` (this attempt's timeout) or
- * `ConnectionError` (no answer) or `CertificateError` (the service's certificate refused). The
- * timeout covers headers and body alike.
+ * One HTTP exchange, body read in full (up to `maxResponseBytes`). Resolves with any status;
+ * rejects only with `AbortedError` (caller's signal), `RequestTimeoutError` (this attempt's
+ * timeout), `ConnectionError` (no answer; a `ProxyError` when the proxy failed),
+ * `CertificateError` (the service's certificate refused) or `ResponseTooLargeError`. The timeout
+ * covers connecting, headers and body alike.
+ *
+ * The attempt ends on its timeout or the caller's signal even when undici does not end the
+ * request: undici aborts a request only once it has a connection, so one queued behind a tunnel
+ * that a proxy stalls or drops would otherwise hold the attempt, and a Ctrl-C, for as long as
+ * undici keeps trying to connect.
  */
 export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
   const { signal, clock } = spec;
   if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
   const controller = new AbortController();
   let timedOut = false;
+  let giveUp: (reason: unknown) => void = () => undefined;
+  const givenUp = new Promise<never>((_, reject) => (giveUp = reject));
+  givenUp.catch(() => undefined);
   const timer = clock.setTimeout(() => {
     timedOut = true;
     controller.abort();
+    giveUp(new Error("attempt timed out"));
   }, spec.timeoutMs);
-  const onAbort = (): void => controller.abort();
+  const onAbort = (): void => {
+    controller.abort();
+    giveUp(signal?.reason);
+  };
   signal?.addEventListener("abort", onAbort, { once: true });
-  try {
+  const exchange = (async (): Promise<RawResponse> => {
     const res = await spec.dispatcher.request({
       origin: spec.origin,
       method: spec.method as "GET",
@@ -54,12 +73,24 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
       body: spec.body,
       signal: controller.signal,
     });
-    const text = await res.body.text();
+    const text = await readBodyText(
+      res.body,
+      res.headers["content-length"],
+      spec.maxResponseBytes,
+      spec.operation,
+      res.statusCode,
+    );
     return { status: res.statusCode, headers: res.headers, text };
+  })();
+  // Once the attempt has given up, what undici does with the request later is nobody's business.
+  exchange.catch(() => undefined);
+  try {
+    return await Promise.race([exchange, givenUp]);
   } catch (err) {
     if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
     if (timedOut) throw new RequestTimeoutError(spec.operation, spec.timeoutMs);
-    const refused = certificateErrorOf(spec.operation, err);
+    if (err instanceof ResponseTooLargeError) throw err;
+    const refused = certificateErrorOf(spec.operation, err) ?? proxyErrorOf(spec.operation, err, spec.proxy);
     if (refused) throw refused;
     throw new ConnectionError(spec.operation, isBeforeSend(err), err);
   } finally {

@@ -5,6 +5,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitedError,
+  RedirectError,
   ServerError,
   UnauthorizedError,
   UnavailableError,
@@ -59,10 +60,15 @@ function header(headers: ErrorResponse["headers"], name: string): string | undef
 export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpError {
   const secrets = ctx.secrets ?? [];
   const parsed = ErrorBody.safeParse(res.body);
-  const [Class, code] = BY_STATUS[res.status] ?? [
-    res.status >= 500 ? ServerError : HttpError,
-    res.status >= 500 ? "server_error" : "http_error",
-  ];
+  const redirect = res.status >= 300 && res.status < 400;
+  const [Class, code] =
+    BY_STATUS[res.status] ??
+    (redirect
+      ? [RedirectError, "redirected"]
+      : res.status >= 500
+        ? [ServerError, "server_error"]
+        : [HttpError, "http_error"]);
+  const location = header(res.headers, "location");
   const retryAfter = header(res.headers, "retry-after");
   const init: HttpErrorInit = {
     operation: ctx.operation,
@@ -71,7 +77,14 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): HttpEr
     status: res.status,
     code,
     serviceCode: parsed.success ? parsed.data.error.code : undefined,
-    serviceMessage: redact(parsed.success ? parsed.data.error.message : "no error body", secrets),
+    serviceMessage: redact(
+      parsed.success
+        ? parsed.data.error.message
+        : redirect
+          ? `a redirect to ${location ?? "no Location"}`
+          : "no error body",
+      secrets,
+    ),
     requestId: header(res.headers, "x-request-id"),
     details: parsed.success
       ? parsed.data.error.details?.map((d) => ({ path: d.path, message: redact(d.message, secrets) }))

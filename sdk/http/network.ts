@@ -17,6 +17,8 @@ export interface NetworkOptions {
    * or lower case), unless `NO_PROXY` lists the host
    */
   proxy?: string;
+  /** Where `proxy` was set, for messages (`the stack config wws:proxy`). @default "the proxy option" */
+  proxySetting?: string;
   /**
    * CA certificates (PEM text, one or more `-----BEGIN CERTIFICATE-----` blocks) trusted for the
    * service besides Node's own (and `NODE_EXTRA_CA_CERTS`): a private CA.
@@ -38,6 +40,7 @@ export interface NetworkOptions {
 /** The network options, checked: what the connection pools are made from. */
 export interface ResolvedNetwork {
   readonly proxy?: string;
+  readonly proxySetting?: string;
   /** Every CA to trust (Node's defaults and `caCerts`), when `caCerts` adds any. */
   readonly ca?: readonly string[];
   readonly dispatcher?: Dispatcher;
@@ -121,7 +124,8 @@ export function resolveNetwork(baseUrl: string, options: NetworkOptions = {}): R
         .update(JSON.stringify([proxy ?? "", fromEnv, ca ?? []]))
         .digest("hex")
         .slice(0, 16);
-  return Object.freeze({ proxy, ca: ca && Object.freeze(ca), id });
+  const proxySetting = proxy === undefined ? undefined : options.proxySetting;
+  return Object.freeze({ proxy, proxySetting, ca: ca && Object.freeze(ca), id });
 }
 
 export const CA_CERTS_RULE =

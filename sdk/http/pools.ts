@@ -38,6 +38,9 @@ function newDispatcher(origin: string, kind: PoolKind, network: ResolvedNetwork)
     return new Pool(origin, { ...limits, connect: tls });
   return new EnvHttpProxyAgent({
     ...limits,
+    // A tunnel for http:// origins too (undici 8 would forward them in the clear to the proxy):
+    // the proxy sees the service's host, never the request and its key.
+    proxyTunnel: true,
     // A proxy named for the service is used for it, whatever NO_PROXY says.
     ...(network.proxy !== undefined ? { httpProxy: network.proxy, httpsProxy: network.proxy, noProxy: "" } : {}),
     connect: tls, // origins NO_PROXY exempts

@@ -10,6 +10,7 @@ import { collectSecrets } from "../redact";
 import { shouldRetry, type RetryPolicy } from "../retry";
 import { issuesToDetails } from "../schemas";
 import { sendOnce, type RawResponse } from "./attempt";
+import { proxyFor, type ProxyInUse } from "./proxy";
 
 export interface CallSpec<T> {
   method: "GET" | "POST" | "DELETE";
@@ -63,6 +64,7 @@ export class Requester {
   readonly #apiKey: string;
   /** Whether any call of this client ever got an HTTP answer (see `RetryOptions.neverAnsweredGiveUpMs`). */
   #answered = false;
+  readonly #proxy: ProxyInUse | undefined;
 
   constructor(
     private readonly options: ResolvedClientOptions,
@@ -70,6 +72,7 @@ export class Requester {
     private readonly dispatcher: Dispatcher,
   ) {
     this.#apiKey = apiKey;
+    this.#proxy = proxyFor(options.origin, options.network);
   }
 
   async call<T>(spec: CallSpec<T>, ctx: CallContext): Promise<T> {
@@ -105,6 +108,8 @@ export class Requester {
           signal: ctx.signal,
           operation: spec.operation,
           clock,
+          maxResponseBytes: this.options.maxResponseBytes,
+          proxy: this.#proxy,
         });
         this.#answered = true;
         if (res.status >= 200 && res.status < 300) return this.parse(spec, res);

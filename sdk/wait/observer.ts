@@ -80,6 +80,8 @@ export class StatusObserver {
   private stopped = false;
   private inFlight = false;
   private dirty = false;
+  /** Reads wait until then (epoch ms): a `Retry-After` the service sent. */
+  private heldUntil = 0;
   /** Failed reads in a row: the step of the failure backoff. */
   private failures = 0;
   /** Step of the backoff while the stream is down; back to 1 each time it goes down. */
@@ -207,6 +209,11 @@ export class StatusObserver {
     return backoffDelay(this.vagueStep, vagueLookMinMs, vagueLookMaxMs, this.init.random, "late");
   }
 
+  /** No read starts before `epochMs`: the service asked for that (`Retry-After`). */
+  holdReads(epochMs: number): void {
+    this.heldUntil = Math.max(this.heldUntil, epochMs);
+  }
+
   private check(): void {
     if (this.stopped) return;
     if (this.inFlight) {
@@ -214,6 +221,15 @@ export class StatusObserver {
       return;
     }
     this.clearTimer("pollTimer");
+    const heldFor = this.heldUntil - this.init.clock.now();
+    if (heldFor > 0) {
+      // Whatever asked for this read is served by the first read after the hold.
+      this.pollTimer = this.init.clock.setTimeout(() => {
+        this.pollTimer = undefined;
+        this.check();
+      }, heldFor);
+      return;
+    }
     this.inFlight = true;
     this.init
       .read()

@@ -1,6 +1,12 @@
 import type { Random } from "../backoff";
 import type { Clock, TimerHandle } from "../clock";
-import { AbortedError, ReadinessTimeoutError, WorkloadFailedError } from "../errors";
+import {
+  AbortedError,
+  ReadinessTimeoutError,
+  RetriesExhaustedError,
+  WorkloadFailedError,
+  retryAfterOf,
+} from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { WorkloadStatus } from "../schemas";
 import { FailureStreak, FAILURE_TELL_EVERY_MS } from "../failure-streak";
@@ -162,6 +168,13 @@ export class WorkloadWait {
   private onReadError(error: unknown): void {
     // A read that may pass on a second try keeps the wait going (the observer backs off).
     if (!isTransientFailure(error)) return this.finish({ error });
+    // A Retry-After is honoured as calls honour it; one past the wait's end fails the wait now.
+    const retryAfterMs = retryAfterOf(error instanceof RetriesExhaustedError ? error.lastError : error);
+    if (retryAfterMs !== undefined) {
+      const readAt = this.init.clock.now() + retryAfterMs;
+      if (readAt >= this.endsAt()) return this.finish({ error });
+      this.observer.holdReads(readAt);
+    }
     this.lastTransientError = error;
     const noAnswer = isNoAnswer(error);
     if (!noAnswer) this.answered();
@@ -222,6 +235,11 @@ export class WorkloadWait {
     this.init.signal?.removeEventListener("abort", this.onCallerAbort);
     this.done.abort(FINISHED); // a plain reason: no AbortError (and its stack trace) per finished wait
     this.deliver(outcome);
+  }
+
+  /** When the wait times out (epoch ms). */
+  private endsAt(): number {
+    return this.init.deadline ?? this.started + this.init.timeoutMs;
   }
 
   private workload(): string {
