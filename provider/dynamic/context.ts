@@ -82,7 +82,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     declarations: new Declarations(),
     deleteUrns: new DeleteUrns(),
     replaceTargets: options.replaceTargets ? replaceTargets(options.replaceTargets) : replaceTargetsOfEngine(),
-    preflight: new Preflight(options.now ?? (() => Date.now())),
+    preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
     cancelled: cancellation.signal,

@@ -96,7 +96,7 @@ describe("examples/fleet on a shared PostgreSQL backend", () => {
     expect(set("5").status).toBe(0);
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/workload fleet-[5-9] already exists in workspace \S+ \(pod, phase Running\)/);
-    expect(r.out).toMatch(/Nothing was sent/);
+    expect(r.out).toMatch(/No change was sent/);
     expect(r.out).toContain("the gate stopped the up: no stack was changed");
     expect(await workloads()).toEqual(before);
   });

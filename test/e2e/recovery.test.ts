@@ -84,7 +84,7 @@ it("should take over an existing workload with `adopt`, the `import` option taki
   // at preview, naming the difference and `adopt`, with nothing sent.
   const error = await s.upError();
   expect(error).toMatch(
-    /the import resource option takes storage orders of workspace \S+ as it runs, and it runs another spec than this declaration \(it differs in storageSize\).*`adopt: true`.*Nothing was sent/,
+    /the import resource option takes storage orders of workspace \S+ as it runs, and it runs another spec than this declaration \(it differs in storageSize\).*`adopt: true`.*No change was sent/,
   );
   expect(await s.resources()).toEqual([]);
   expect((await s.client.getSpec()).workloads).toEqual([

@@ -90,7 +90,7 @@ describe("a bad program", () => {
           { replaceOnChanges: ["cpu"] },
         ),
       `${DB} resource 'db' has a problem: database db in workspace team: the resource option replaceOnChanges (cpu) can replace it, ` +
-        "and a replacement deletes the database with all its data and creates a new, empty one. Nothing was sent.\n" +
+        "and a replacement deletes the database with all its data and creates a new, empty one. No change was sent.\n" +
         "The engine replaces on this option without asking this provider. To keep the database, remove the option " +
         "(a changed field is then updated in place); to let it replace it, set `allowDataLoss: true` on the resource",
     ],

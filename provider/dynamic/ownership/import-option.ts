@@ -37,12 +37,12 @@ export function importRefusal(
 ): string | undefined {
   const what = `${describeWorkload(m.identity)} of workspace ${workspace}`;
   if (differences === undefined)
-    return `the import resource option names ${what}, which does not exist: there is nothing to import. Remove the import option to create it. Nothing was sent`;
+    return `the import resource option names ${what}, which does not exist: there is nothing to import. Remove the import option to create it. No change was sent`;
   if (differences.length === 0) return undefined;
   return (
     `the import resource option takes ${what} as it runs, and it runs another spec than this declaration ` +
     `(it differs in ${differences.join(", ")}). Declare what runs (\`npx pulumi-wws import\` writes it), then change it ` +
-    `in a later \`pulumi up\`; or replace the import option with \`adopt: true\`, which upserts this declaration over it. Nothing was sent`
+    `in a later \`pulumi up\`; or replace the import option with \`adopt: true\`, which upserts this declaration over it. No change was sent`
   );
 }
 

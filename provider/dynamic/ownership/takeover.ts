@@ -42,7 +42,7 @@ export function alreadyExistsMessage(workspace: string, id: string, status: Work
   const who = urn ? describeUrn(urn) : "this resource";
   return [
     `workload ${id} already exists in workspace ${workspace} (${status.type ?? "unknown type"}, phase ${status.phase}), ` +
-      `and nothing proves it is ${who}'s: the service keeps no owner. Nothing was sent. Whichever happened:`,
+      `and nothing proves it is ${who}'s: the service keeps no owner. No change was sent. Whichever happened:`,
     `(1) You renamed or moved the resource: add the \`aliases\` resource option, \`aliases: [{ name: "<old name>" }]\` ` +
       `(into a component: \`aliases: [{ parent: pulumi.rootStackResource }]\`).`,
     `(2) \`pulumi state delete\` or \`pulumi state move\` took it out of this stack: \`adopt: true\` for one \`pulumi up\` takes it back.`,

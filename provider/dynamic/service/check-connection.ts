@@ -1,4 +1,10 @@
-import { connectionProblem, missingSettingMessage, resolveConnection, type ConnectionSources } from "./connection";
+import {
+  connectionProblem,
+  emptySettingMessage,
+  missingSettingMessage,
+  resolveConnection,
+  type ConnectionSources,
+} from "./connection";
 import { failureAt, type Failure } from "../inputs/failures";
 import { CONNECTION_KEYS, type Props } from "../inputs/props";
 import { plainHttpProblem } from "../../../sdk";
@@ -15,6 +21,7 @@ import { networkSettings } from "./network";
 export function checkConnection(news: Props, sources: ConnectionSources, inputs: Props): Failure[] {
   const failures: Failure[] = [];
   const r = resolveConnection(news, sources);
+  for (const field of r.empty) failures.push(failureAt([field], emptySettingMessage(field)));
   for (const field of r.missing) failures.push(failureAt([field], missingSettingMessage(field)));
   const workspaceValid = r.values.workspace !== undefined && !connectionProblem("workspace", r.values.workspace);
   if (r.conflict && workspaceValid) failures.push(failureAt(["workspace"], r.conflict));

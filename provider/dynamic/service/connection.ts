@@ -74,6 +74,8 @@ export interface ResolvedConnection {
   unknown: ConnectionField[];
   /** Settings found nowhere. */
   missing: ConnectionField[];
+  /** Settings given as an empty argument: an error, never a fall-through to the stack config or environment. */
+  empty: ConnectionField[];
   /** Where each found setting came from. */
   from: Partial<Record<ConnectionField, "args" | "config" | "env">>;
   /**
@@ -92,11 +94,15 @@ export function resolveConnection(
   props: Readonly<Record<string, unknown>>,
   sources: ConnectionSources,
 ): ResolvedConnection {
-  const out: ResolvedConnection = { values: {}, unknown: [], missing: [], from: {} };
+  const out: ResolvedConnection = { values: {}, unknown: [], missing: [], empty: [], from: {} };
   for (const field of CONNECTION_SETTING_NAMES) {
     const s = CONNECTION_SETTINGS[field];
     if (isUnknown(props[field])) {
       out.unknown.push(field);
+      continue;
+    }
+    if (props[field] === "") {
+      out.empty.push(field);
       continue;
     }
     const arg = nonEmpty(props[field]);
@@ -149,9 +155,18 @@ export function connectionProblem(field: ConnectionField, value: string): string
   return problem === undefined ? undefined : `${field} ${problem}`;
 }
 
+/** The message of a setting given as an empty argument, which is not taken to mean "use the next source". */
+export function emptySettingMessage(field: ConnectionField): string {
+  const s = CONNECTION_SETTINGS[field];
+  return `the \`${field}\` argument is empty: give it a value, or leave it out (undefined) to take the stack config ${s.config} or the environment variable ${s.env}`;
+}
+
 /** The settings' problems: every way to set what is missing or not known yet, then every invalid value. */
 function problemsOf(r: ResolvedConnection): string[] {
-  const problems = [...r.missing, ...r.unknown].map((f) => missingSettingMessage(f));
+  const problems = [
+    ...r.empty.map(emptySettingMessage),
+    ...[...r.missing, ...r.unknown].map((f) => missingSettingMessage(f)),
+  ];
   for (const field of CONNECTION_SETTING_NAMES) {
     const v = r.values[field];
     const p = v === undefined ? undefined : connectionProblem(field, v);

@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { CA_CERTS_RULE, pemCertificates, proxyProblem, type NetworkOptions } from "../../../sdk";
+import { CA_CERTS_RULE, pemCertificates, proxyProblem, type ClientOptions, type NetworkOptions } from "../../../sdk";
 import type { ConnectionSources } from "./connection";
 
 /**
@@ -9,17 +9,18 @@ import type { ConnectionSources } from "./connection";
  * arguments of a resource nor in its state (a laptop and a CI runner behind a proxy share one
  * state). `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` are honoured without them (the SDK's pools).
  */
-export type NetworkField = "proxy" | "caCerts" | "allowInsecureHttp";
+export type NetworkField = "proxy" | "caCerts" | "allowInsecureHttp" | "maxResponseBytes";
 
 export const NETWORK_SETTINGS: Readonly<Record<NetworkField, { config: string; env: string }>> = Object.freeze({
   proxy: { config: "wws:proxy", env: "WWS_PROXY" },
   caCerts: { config: "wws:caCerts", env: "WWS_CA_CERTS" },
   allowInsecureHttp: { config: "wws:allowInsecureHttp", env: "WWS_ALLOW_INSECURE_HTTP" },
+  maxResponseBytes: { config: "wws:maxResponseBytes", env: "WWS_MAX_RESPONSE_BYTES" },
 });
 
 export interface NetworkSettings {
   /** The SDK's options, from the settings found (a setting with a problem is left out). */
-  options: NetworkOptions;
+  options: NetworkOptions & Pick<ClientOptions, "maxResponseBytes">;
   /** Each setting's problem, led by its name and where it was found. */
   problems: Array<{ field: NetworkField; message: string }>;
   /** The values found and where: what identifies these settings (a client per distinct set). Holds the proxy URL: never show it. */
@@ -54,15 +55,16 @@ export function networkSettings(sources: ConnectionSources): NetworkSettings {
   const proxy = found("proxy", sources);
   const ca = found("caCerts", sources);
   const insecure = found("allowInsecureHttp", sources);
-  const key = JSON.stringify([proxy?.where, proxy?.value, ca?.where, ca?.value, insecure?.where, insecure?.value]);
-  if (last?.key !== key) last = { ...checked(proxy, ca, insecure), key };
+  const maxBytes = found("maxResponseBytes", sources);
+  const key = JSON.stringify([proxy, ca, insecure, maxBytes]);
+  if (last?.key !== key) last = { ...checked(proxy, ca, insecure, maxBytes), key };
   return last;
 }
 
 type Found = ReturnType<typeof found>;
 
-function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings, "key"> {
-  const options: NetworkOptions = {};
+function checked(proxy: Found, ca: Found, insecure: Found, maxBytes: Found): Omit<NetworkSettings, "key"> {
+  const options: NetworkSettings["options"] = {};
   const problems: NetworkSettings["problems"] = [];
   const fail = (field: NetworkField, where: string, problem: string): void =>
     void problems.push({ field, message: `${field} ${problem} (from ${where})` });
@@ -70,7 +72,7 @@ function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings
   if (proxy) {
     const problem = proxyProblem(proxy.value);
     if (problem) fail("proxy", proxy.where, problem);
-    else options.proxy = proxy.value;
+    else Object.assign(options, { proxy: proxy.value, proxySetting: proxy.where });
   }
   if (ca) {
     const { pem, problem } = readCaCerts(ca.value);
@@ -82,6 +84,11 @@ function checked(proxy: Found, ca: Found, insecure: Found): Omit<NetworkSettings
     const v = insecure.value.toLowerCase();
     if (v === "true") options.allowInsecureHttp = true;
     else if (v !== "false") fail("allowInsecureHttp", insecure.where, "must be true or false");
+  }
+  if (maxBytes) {
+    const n = Number(maxBytes.value);
+    if (/^\d+$/.test(maxBytes.value) && n >= 1024) options.maxResponseBytes = n;
+    else fail("maxResponseBytes", maxBytes.where, "must be a whole number of bytes, at least 1024");
   }
   return { options, problems };
 }

@@ -5,11 +5,18 @@ import {
   ForbiddenError,
   HttpError,
   NotFoundError,
+  ProxyError,
+  RateLimitedError,
+  RedirectError,
   RequestTimeoutError,
+  ResponseTooLargeError,
   ResponseValidationError,
   RetriesExhaustedError,
   UnauthorizedError,
+  UnavailableError,
+  proxyFor,
   type FleetHosts,
+  type ProxyInUse,
   type RetryNotice,
   type WorkspaceClient,
 } from "../../../sdk";
@@ -38,12 +45,33 @@ export function rootOf(err: unknown): unknown {
   return err instanceof RetriesExhaustedError ? err.lastError : err;
 }
 
+/** What the connection check met on its way: whether a request may have reached the service, and the proxy. */
+interface CheckTrail {
+  /** A request left this machine and may have reached the service (only reads are sent here). */
+  reached: boolean;
+  proxy: ProxyInUse | undefined;
+  elapsedMs: number;
+}
+
+/** Whether `error` proves its request never reached the service (a refused connection, a proxy's failure). */
+function neverReached(error: unknown): boolean {
+  const cause = rootOf(error);
+  return cause instanceof ConnectionError && cause.beforeSend;
+}
+
 /** What the connection check's failure says, per answer; undefined for an answer that says nothing is wrong. */
-function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection): Failure | undefined {
+function connectionFailure(
+  err: unknown,
+  conn: Connection,
+  r: ResolvedConnection,
+  trail: CheckTrail,
+): Failure | undefined {
   const cause = rootOf(err);
   const at = `the service at ${conn.baseUrl}${origin("baseUrl", r)}`;
   const fixUrl = `check the base URL and that the service runs. ${settingSource("baseUrl", r).fix("the base URL")}`;
   const key = settingSource("apiKey", r);
+  const sent = trail.reached ? "Reads were sent (the connection check's GET) and no change was" : "Nothing was sent";
+  const check = `the connection check (GET ${conn.baseUrl.replace(/\/$/, "")}/v1/tenants/${conn.workspace}/spec)`;
   if (cause instanceof UnauthorizedError)
     return failureAt(
       ["apiKey"],
@@ -61,16 +89,51 @@ function connectionFailure(err: unknown, conn: Connection, r: ResolvedConnection
     );
   if (cause instanceof CertificateError)
     return failureAt(["baseUrl"], `cannot reach ${at}: ${cause.message} Nothing was sent`);
-  if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError)
-    return failureAt(["baseUrl"], `cannot reach ${at}: ${clauseOf(cause)}. Nothing was sent; ${fixUrl}`);
+  if (cause instanceof ProxyError)
+    return failureAt(["baseUrl"], `cannot reach ${at}: ${clauseOf(cause)}. Nothing was sent to the service`);
+  if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError) {
+    const via = trail.proxy ? ` through the proxy ${trail.proxy.url} (from ${trail.proxy.setting})` : "";
+    return failureAt(["baseUrl"], `cannot reach ${at}${via}: ${clauseOf(cause)}. ${sent}; ${fixUrl}`);
+  }
+  if (cause instanceof ResponseTooLargeError)
+    return failureAt(
+      ["baseUrl"],
+      `${at} answered ${check} with ${clauseOf(cause).replace(/^.*? failed: the answer/, "an answer")}`,
+    );
   if (cause instanceof ResponseValidationError)
     return failureAt(["baseUrl"], `${at} answered, but not as the Workspace Workload Service does: ${fixUrl}`);
+  if (cause instanceof RateLimitedError || cause instanceof UnavailableError) {
+    const what = cause instanceof RateLimitedError ? "is rate limiting" : "is unavailable";
+    const wait =
+      cause.retryAfterMs === undefined
+        ? `kept answering ${cause.status} for ${seconds(trail.elapsedMs)}`
+        : `asks to wait ${seconds(cause.retryAfterMs)} (Retry-After), longer than the ${seconds(PREFLIGHT_BUDGET_MS)} the connection check waits`;
+    return failureAt(
+      ["baseUrl"],
+      `${at} ${what} (HTTP ${cause.status}) and ${wait}: run the preview again later. No change was sent`,
+    );
+  }
+  if (cause instanceof RedirectError)
+    return failureAt(
+      ["baseUrl"],
+      `${at} answered ${check} with HTTP ${cause.status}, ${cause.serviceMessage}: requests are not redirected, since the API key would go along. Set the base URL to the service's own address: ${fixUrl}`,
+    );
+  if (cause instanceof HttpError && cause.status >= 500)
+    return failureAt(
+      ["baseUrl"],
+      `${at} failed ${check} with HTTP ${cause.status} for ${seconds(trail.elapsedMs)}: ${clauseOf(cause)}. No change was sent`,
+    );
   if (cause instanceof HttpError)
     return failureAt(
       ["baseUrl"],
-      `${at} did not answer the connection check within ${PREFLIGHT_BUDGET_MS / 1000} s: ${cause.message}`,
+      `${at} answered ${check} with HTTP ${cause.status}, which the Workspace Workload Service does not (${cause.serviceMessage}): ${fixUrl}`,
     );
   return undefined;
+}
+
+/** `20 s`, `0.4 s` */
+function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**
@@ -84,28 +147,38 @@ export class Preflight {
   private readonly connections = new Map<string, Promise<Failure | undefined>>();
   private readonly fleets = new Map<string, Promise<FleetHosts | undefined>>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** The deployment's cancellation (Ctrl-C, SIGTERM): every check ends with it. */
+    private readonly cancelled?: AbortSignal,
+  ) {}
 
   /** Whether the service answers at `conn` and accepts its key for its workspace. */
   connection(client: WorkspaceClient, conn: Connection, r: ResolvedConnection): Promise<Failure | undefined> {
     return once(this.connections, conn, () => {
       const giveUp = new AbortController();
       let unreachable: ConnectionError | undefined;
+      const startedAt = this.now();
+      const trail: CheckTrail = { reached: false, proxy: undefined, elapsedMs: 0 };
       const call = {
         ...this.call(),
-        signal: giveUp.signal,
+        signal: this.cancelled ? AbortSignal.any([giveUp.signal, this.cancelled]) : giveUp.signal,
         onRetry: (n: RetryNotice) => {
+          if (!neverReached(n.error)) trail.reached = true;
           if (!(n.error instanceof ConnectionError) || n.elapsedMs < UNREACHABLE_AFTER_MS) return;
           unreachable = n.error;
           giveUp.abort();
         },
       };
-      const startedAt = this.now();
       return client.getSpec(call).then(
         // The answer also serves the checks' and creates' reads of which ids are taken.
         (spec) => void keepSpec(client, spec, startedAt),
         (err: unknown) => {
-          const failure = connectionFailure(err instanceof AbortedError && unreachable ? unreachable : err, conn, r);
+          const cause = err instanceof AbortedError && unreachable && !this.cancelled?.aborted ? unreachable : err;
+          if (!neverReached(cause)) trail.reached = true;
+          trail.elapsedMs = this.now() - startedAt;
+          trail.proxy = proxyFor(client.options.origin, client.options.network);
+          const failure = connectionFailure(cause, conn, r, trail);
           if (failure === undefined) throw err;
           return failure;
         },
@@ -141,8 +214,8 @@ export class Preflight {
     return undefined;
   }
 
-  private call(): { deadline: number; timeoutMs: number } {
-    return { deadline: this.now() + PREFLIGHT_BUDGET_MS, timeoutMs: ATTEMPT_TIMEOUT_MS };
+  private call(): { deadline: number; timeoutMs: number; signal?: AbortSignal } {
+    return { deadline: this.now() + PREFLIGHT_BUDGET_MS, timeoutMs: ATTEMPT_TIMEOUT_MS, signal: this.cancelled };
   }
 }
 

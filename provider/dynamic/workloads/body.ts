@@ -28,7 +28,7 @@ export function requestBodyOf(m: WorkloadModel, vault: CredentialVault, setsCred
   const sealedOnly = login !== undefined && login.password === undefined && login.digest !== undefined;
   if (sealedOnly && setsCredentials)
     throw new Error(
-      `${describeWorkload(m.identity)}: the password of \`credentials\` is not known to this provider process (its inputs carry only the digest an earlier \`check\` made), so it cannot be sent. Nothing was sent; run \`pulumi up\` again, which checks the inputs and sends the password`,
+      `${describeWorkload(m.identity)}: the password of \`credentials\` is not known to this provider process (its inputs carry only the digest an earlier \`check\` made), so it cannot be sent. No change was sent; run \`pulumi up\` again, which checks the inputs and sends the password`,
     );
   return createBodyOf(m, sealedOnly ? undefined : credentials);
 }

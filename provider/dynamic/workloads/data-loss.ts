@@ -70,7 +70,7 @@ export function replacementOptionsFailure(inputs: Props, replacedBy: unknown): F
   return {
     property: "",
     reason:
-      `${databaseOf(inputs)}: ${named} can replace it, and ${REPLACEMENT_LOSES_DATA}. Nothing was sent.\n` +
+      `${databaseOf(inputs)}: ${named} can replace it, and ${REPLACEMENT_LOSES_DATA}. No change was sent.\n` +
       `The engine replaces on ${one ? "this option" : "these options"} without asking this provider. ` +
       `To keep the database, remove ${one ? "the option" : "them"} (a changed field is then updated in place); ` +
       `to let ${one ? "it" : "them"} replace it, set \`allowDataLoss: true\` on the resource`,
@@ -83,7 +83,7 @@ export function replaceTargetFailure(inputs: Props, urn: string): Failure | unde
   return {
     property: "",
     reason:
-      `${databaseOf(inputs)}: this command asks to replace it, and ${REPLACEMENT_LOSES_DATA}. Nothing was sent.\n` +
+      `${databaseOf(inputs)}: this command asks to replace it, and ${REPLACEMENT_LOSES_DATA}. No change was sent.\n` +
       `--replace or --target-replace names ${urn}: run the command without it to keep the database, ` +
       `or set \`allowDataLoss: true\` on the resource to replace it`,
   };

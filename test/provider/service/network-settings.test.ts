@@ -24,7 +24,12 @@ describe("network settings", () => {
         env: { WWS_PROXY: "http://other:1", WWS_ALLOW_INSECURE_HTTP: "TRUE" },
       });
       expect(s.problems).toEqual([]);
-      expect(s.options).toEqual({ proxy: "http://proxy.corp:3128", caCerts: PEM, allowInsecureHttp: true });
+      expect(s.options).toEqual({
+        proxy: "http://proxy.corp:3128",
+        proxySetting: "the stack config wws:proxy",
+        caCerts: PEM,
+        allowInsecureHttp: true,
+      });
       expect(networkSettings({ env: { WWS_CA_CERTS: PEM } }).options).toEqual({ caCerts: PEM });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

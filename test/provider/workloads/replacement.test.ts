@@ -54,7 +54,7 @@ describe("database replacements check refuses", () => {
   it("should refuse replacing options on a database without allowDataLoss, naming the fix", () => {
     const failure = replacementOptionsFailure(database, ["replaceOnChanges (cpu)", "replacementTrigger"]);
     expect(failure?.reason).toMatch(
-      /^database db in workspace team: the resource options replaceOnChanges \(cpu\) and replacementTrigger can replace it, .*Nothing was sent\.\n.*set `allowDataLoss: true` on the resource$/,
+      /^database db in workspace team: the resource options replaceOnChanges \(cpu\) and replacementTrigger can replace it, .*No change was sent\.\n.*set `allowDataLoss: true` on the resource$/,
     );
     expect(replacementOptionsFailure({ ...database, allowDataLoss: true }, ["replacementTrigger"])).toBeUndefined();
     expect(replacementOptionsFailure({ ...database, type: "pod" }, ["replacementTrigger"])).toBeUndefined();
