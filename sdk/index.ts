@@ -27,6 +27,7 @@ export { CertificateError } from "./http/certificate";
 export { StreamCutError } from "./events/stream-cut";
 export { ProxyError, proxyFor, type ProxyInUse } from "./http/proxy";
 export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./http/response-size";
+export { MAX_RETRY_AFTER_MS } from "./http/retry-after";
 export {
   WwsError,
   InvalidOptionError,

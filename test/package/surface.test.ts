@@ -32,6 +32,12 @@ const SDK = [
   "WorkspaceClient",
   "workspaceConnection",
   "DEFAULT_CLIENT_OPTIONS",
+  "DEFAULT_MAX_RESPONSE_BYTES",
+  "MAX_RETRY_AFTER_MS",
+  "ProxyError",
+  "RedirectError",
+  "ResponseTooLargeError",
+  "proxyFor",
   "DEFAULT_RETRY",
   "SDK_VERSION",
   // errors

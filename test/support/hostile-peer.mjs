@@ -118,6 +118,7 @@ function serviceAnswer(req, res) {
 
 /** Modes decided on the raw connection, before any HTTP: the same for a service and a proxy. */
 function rawMode(socket) {
+  if (["accept-close", "accept-stall", "drip"].includes(mode)) socket.once("data", () => say("request (not parsed)"));
   switch (mode) {
     case "accept-close":
       socket.once("data", () => socket.destroy());
@@ -142,13 +143,18 @@ function proxyConnect(req, socket, head) {
     return void socket.end(`HTTP/1.1 ${status} ${reason}\r\n${extra}content-length: 0\r\n\r\n`);
   }
   const [host, port] = req.url.split(":");
+  let open = false;
   const target = net.connect(Number(port), host, () => {
+    open = true;
     socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     target.write(head);
     target.pipe(socket);
     socket.pipe(target);
   });
-  target.on("error", () => socket.destroy());
+  // As a real proxy does: a service it cannot reach is a 502, a tunnel that breaks is closed.
+  target.on("error", () =>
+    open ? socket.destroy() : socket.end("HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n"),
+  );
   socket.on("error", () => target.destroy());
 }
 

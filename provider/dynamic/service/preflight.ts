@@ -15,6 +15,7 @@ import {
   UnauthorizedError,
   UnavailableError,
   proxyFor,
+  MAX_RETRY_AFTER_MS,
   type FleetHosts,
   type ProxyInUse,
   type RetryNotice,
@@ -107,7 +108,7 @@ function connectionFailure(
     const wait =
       cause.retryAfterMs === undefined
         ? `kept answering ${cause.status} for ${seconds(trail.elapsedMs)}`
-        : `asks to wait ${seconds(cause.retryAfterMs)} (Retry-After), longer than the ${seconds(PREFLIGHT_BUDGET_MS)} the connection check waits`;
+        : `asks to wait ${cause.retryAfterMs >= MAX_RETRY_AFTER_MS ? "an hour or more" : seconds(cause.retryAfterMs)} (Retry-After), longer than the ${seconds(PREFLIGHT_BUDGET_MS)} the connection check waits`;
     return failureAt(
       ["baseUrl"],
       `${at} ${what} (HTTP ${cause.status}) and ${wait}: run the preview again later. No change was sent`,
@@ -174,7 +175,11 @@ export class Preflight {
         // The answer also serves the checks' and creates' reads of which ids are taken.
         (spec) => void keepSpec(client, spec, startedAt),
         (err: unknown) => {
-          const cause = err instanceof AbortedError && unreachable && !this.cancelled?.aborted ? unreachable : err;
+          if (this.cancelled?.aborted)
+            throw new Error(
+              `the connection check of ${conn.baseUrl} stopped: the deployment was cancelled (Ctrl-C or SIGTERM). No change was sent`,
+            );
+          const cause = err instanceof AbortedError && unreachable ? unreachable : err;
           if (!neverReached(cause)) trail.reached = true;
           trail.elapsedMs = this.now() - startedAt;
           trail.proxy = proxyFor(client.options.origin, client.options.network);

@@ -1,5 +1,6 @@
 import { connectionOf, requireConnection, resolveConnection } from "../../../provider/dynamic/service/connection";
 import { createContext } from "../../../provider/dynamic/context";
+import { checkConnection } from "../../../provider/dynamic/service/check-connection";
 import { Declarations } from "../../../provider/dynamic/ownership/declarations";
 import { Preflight } from "../../../provider/dynamic/service/preflight";
 import { UNKNOWN } from "../../../provider/dynamic/inputs/unknown";
@@ -24,6 +25,19 @@ describe("the provider's connection", () => {
     expect(connectionOf(resolveConnection({ apiKey: UNKNOWN }, { env: ENV }))).toBeUndefined();
     expect(connectionOf(resolveConnection({}, { env: { ...ENV, WWS_API_KEY: undefined } }))).toBeUndefined();
     expect(connectionOf(resolveConnection({ baseUrl: "ftp://h" }, { env: ENV }))).toBeUndefined();
+  });
+
+  it("should refuse an empty argument by its name, never falling through to the stack config or environment", () => {
+    for (const field of ["apiKey", "baseUrl", "workspace"]) {
+      expect(connectionOf(resolveConnection({ [field]: "" }, { env: ENV }))).toBeUndefined();
+      expect(() => requireConnection({ [field]: "" }, { env: ENV })).toThrow(
+        `the \`${field}\` argument is empty: give it a value, or leave it out (undefined) to take the stack config`,
+      );
+      const failures = checkConnection({ [field]: "" }, { env: ENV }, {});
+      expect(failures.map((f) => `${f.property} ${f.reason}`).join("\n")).toContain(
+        `the \`${field}\` argument is empty`,
+      );
+    }
   });
 
   it("should share one client per connection key, however the base URL is written; two API keys are two clients", async () => {

@@ -163,6 +163,26 @@ describe("waitForWorkload", () => {
     );
   });
 
+  it("should read no status before a Retry-After the service asked for, and fail at once on one past its end", async () => {
+    const busy = (retryAfterMs: number) =>
+      new UnavailableError({ ...http, status: 503, code: "unavailable", serviceMessage: "busy", retryAfterMs });
+    const caught = wait({ timeoutMs: 60_000 }).catch((e: unknown) => e);
+    reads.fail(busy(10_000));
+    // Events that ask for a look wait for the Retry-After too.
+    await jest.advanceTimersByTimeAsync(1000);
+    events.row("web", "Running");
+    await jest.advanceTimersByTimeAsync(8000);
+    expect(reads.count).toBe(1);
+    await jest.advanceTimersByTimeAsync(1100);
+    expect(reads.count).toBe(2);
+    // 999999 s: past the wait's end, so the wait fails now, naming the service's answer.
+    reads.fail(busy(3_600_000));
+    const err = (await caught) as Error;
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err.message).toContain("retry after 3600 s");
+    expect(reads.count).toBe(2);
+  });
+
   describe("a service that stops answering", () => {
     const refused = () => new ConnectionError("get status of workload web", true, new Error("ECONNREFUSED"));
     /** Fails every read for `ms` of fake time with `error()`. */
