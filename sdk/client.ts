@@ -35,9 +35,11 @@ const enc = encodeURIComponent;
 /**
  * Typed client of one workspace of the Workspace Workload Service.
  *
- * Every method takes `options?: {signal, timeoutMs}` last. Failures are `WwsError` subclasses
- * (see `errors.ts`). Calls that are safe to repeat are retried with full-jitter exponential
- * backoff, honouring `Retry-After`, within `retry.maxAttempts` and `retry.maxElapsedMs`.
+ * Every method takes `options?: CallOptions` last (`signal`, `timeoutMs`, `deadline`, `onRetry`).
+ * Failures are `WwsError` subclasses (see `errors.ts`). Calls that are safe to repeat are retried
+ * with full-jitter exponential backoff, honouring `Retry-After`: within `retry.maxAttempts` and
+ * `retry.maxElapsedMs`, or, for a call given a `deadline` (as every call of the provider is), for
+ * as long as the deadline allows, in place of those two.
  * Clients of the same origin share one keep-alive connection pool; `close()` gives it back.
  */
 export class WorkspaceClient {

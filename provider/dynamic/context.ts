@@ -2,7 +2,7 @@ import { WorkspaceClient, type ClientOptions } from "../../sdk";
 import type { Connection, ConnectionSources, StackConfig } from "./service/connection";
 import { Declarations } from "./ownership/declarations";
 import { DeleteUrns } from "./engine/deletes";
-import { replaceTargets, replaceTargetsOfEngine, type ReplaceTargets } from "./engine/replace-targets";
+import { replaceTargets, type ReplaceTargets } from "./engine/replace-targets";
 import { Preflight } from "./service/preflight";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
@@ -43,7 +43,9 @@ export interface ContextOptions {
   /** Its `unreachableMs` bounds the clients' calls too (`retry.unreachableGiveUpMs`). */
   waitTiming?: WaitSettings;
   now?: () => number;
-  /** URNs or globs, as `--replace` takes them. @default the command line of the `pulumi` process that started this one */
+  /** The URNs of the Delete RPCs, when the host adapter reads them. @default none found */
+  deleteUrns?: DeleteUrns;
+  /** URNs or globs, as `--replace` takes them: in the host, what the adapter read from the `pulumi` command line (engine/host.ts). @default none */
   replaceTargets?: readonly string[];
 }
 
@@ -80,8 +82,8 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     },
     progress: new ProgressReporter(options.progress),
     declarations: new Declarations(),
-    deleteUrns: new DeleteUrns(),
-    replaceTargets: options.replaceTargets ? replaceTargets(options.replaceTargets) : replaceTargetsOfEngine(),
+    deleteUrns: options.deleteUrns ?? new DeleteUrns(),
+    replaceTargets: replaceTargets(options.replaceTargets ?? []),
     preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,

@@ -4,9 +4,10 @@
  * `require("pulumi-wws/provider/dynamic").workload.<method>(…)` (see `provider/hosted-resource.ts`). Keep the
  * names `workload` and `template` and their methods stable: every stack's state refers to them.
  */
+import { createRequire } from "node:module";
 import { createContext } from "./context";
-import { watchCancelRpc } from "./engine/cancel";
-import { connectEngineLog } from "./engine/log";
+import { DeleteUrns } from "./engine/deletes";
+import { connectHost, missingHooksWarning } from "./engine/host";
 import { isDynamicProviderHost, watchEngine } from "./engine/watchdog";
 import { createTemplateProvider } from "./templates/provider";
 import { waitTimingFromEnv } from "./service/wait-env";
@@ -16,19 +17,33 @@ import { createWorkloadProvider } from "./workloads/provider";
 const inHost = isDynamicProviderHost();
 const engineAddress = process.argv[2];
 
+const deleteUrns = new DeleteUrns();
+/** What the host does not hand a provider, found through its internals (engine/host.ts). */
+const host = inHost
+  ? connectHost({
+      engineAddress,
+      // The first Ctrl-C: every wait and call ends now, each accepted workload kept with init errors.
+      onCancel: () => context.cancel(),
+      deleteUrns,
+      // Fault injection for the host contract test: hooks taken as missing, to see the warning.
+      disabled: process.env.WWS_TEST_DISABLE_HOST_HOOKS?.split(","),
+    })
+  : undefined;
+
 /** One context per provider process: stack config from `configure`, clients, progress on the engine's log. */
 const context = createContext({
   waitTiming: waitTimingFromEnv(process.env),
-  progress: { engine: inHost && engineAddress ? connectEngineLog(engineAddress) : undefined },
+  progress: { engine: host?.log },
+  deleteUrns,
+  replaceTargets: host?.replaceTargets,
 });
 
 /** Past this, the exit closes whatever the clients did not close themselves. */
 const SHUTDOWN_GRACE_MS = 500;
 
-if (inHost) {
-  // The first Ctrl-C: every wait and call ends now, each accepted workload kept with init errors.
-  watchCancelRpc(() => context.cancel());
-  context.deleteUrns.watch();
+if (host) {
+  const warning = missingHooksWarning(host.hooks, { pulumi: pulumiVersion(), node: process.versions.node });
+  if (warning) context.progress.note(`warning: ${warning}`);
   watchEngine({
     engineAddress,
     onGone: (why) => {
@@ -44,6 +59,15 @@ if (inHost) {
       void context.close().then(exit, exit);
     },
   });
+}
+
+/** The version of the `@pulumi/pulumi` the host runs (the program's), for messages. */
+function pulumiVersion(): string {
+  try {
+    return (createRequire(__filename)("@pulumi/pulumi/package.json") as { version: string }).version;
+  } catch {
+    return "of unknown version";
+  }
 }
 
 export const workload = createWorkloadProvider(context);

@@ -148,7 +148,7 @@ export async function runOp(
     } else if (kind === "preview")
       await stack.preview({ ...common, ...(extra.parallel ? { parallel: extra.parallel } : {}) });
     else if (kind === "refresh") await stack.refresh(common);
-    else await stack.destroy(common);
+    else await stack.destroy({ ...common, ...(extra.parallel ? { parallel: extra.parallel } : {}) });
   };
   const settled = run().then(
     () => void (out.ok = true),

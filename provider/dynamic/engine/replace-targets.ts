@@ -55,9 +55,3 @@ export function engineArgv(): string[] {
     return [];
   }
 }
-
-/** The replace targets of the running command, read once, when first asked. */
-export function replaceTargetsOfEngine(): ReplaceTargets {
-  let read: ReplaceTargets | undefined;
-  return { has: (urn) => (read ??= replaceTargets(replaceTargetsOf(engineArgv()))).has(urn) };
-}

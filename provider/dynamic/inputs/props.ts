@@ -35,7 +35,6 @@ export const RESOURCE_URN_KEY = "__urn";
  */
 export const DIGEST_KEY = "__credentialsDigest";
 /**
-/**
  * The resource options that replace the resource without asking `diff` (`replaceOnChanges` beyond
  * the class's own keys, `replacementTrigger`, `replaceWith`), as the class read them: `check`
  * refuses them on a database without `allowDataLoss`. Never in state.

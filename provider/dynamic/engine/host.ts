@@ -1,0 +1,81 @@
+import { watchCancelRpc } from "./cancel";
+import type { DeleteUrns } from "./deletes";
+import { connectEngineLog, type EngineLog } from "./log";
+import { engineArgv, replaceTargetsOf } from "./replace-targets";
+
+/**
+ * The one place the provider learns from the dynamic provider host what its interface (check, diff,
+ * create, read, update, delete, configure) does not hand a provider, each through the host's
+ * internals. Each hook says whether it is in place: a release of `@pulumi/pulumi` or Node that
+ * changes one takes away what it gives, and the user is told so once (`missingHooksWarning`), on
+ * the Stack row, never failing the deployment for it. `test/package/host-contract.test.ts` checks
+ * each by its effect at both ends of the peer range, on Node 22 and the newest Node.
+ */
+export type HostHook = "statusRows" | "cancel" | "deleteUrns" | "replaceFlags";
+
+/** What a user loses without each hook, and how the hook finds its way in. */
+export const HOST_HOOKS: Readonly<Record<HostHook, { loses: string; how: string }>> = Object.freeze({
+  statusRows: {
+    loses: "waits show no status on their resources' rows (they are written as plain lines)",
+    how: "the engine's Log RPC through @pulumi/pulumi's generated engine stubs (engine/log.ts)",
+  },
+  cancel: {
+    loses: "Ctrl-C will not stop waits: a cancelled run waits for each workload to be ready or time out",
+    how: "the Cancel RPC seen on the host's gRPC server (engine/cancel.ts, engine/rpc.ts)",
+  },
+  deleteUrns: {
+    loses: "a delete's wait shows on the Stack row instead of its resource's",
+    how: "the Delete RPC's URN read from the host's gRPC server (engine/deletes.ts)",
+  },
+  replaceFlags: {
+    loses: "`pulumi up --replace` of a workload is refused at preview, as a taint is (replaceOnChanges still works)",
+    how: "the `pulumi` process's command line (/proc/<pid>/cmdline, engine/replace-targets.ts)",
+  },
+});
+
+export interface HostConnection {
+  /** The engine's log, when the status-rows hook is in place. */
+  log: EngineLog | undefined;
+  /** What the running command asks to replace (`--replace`, `--target-replace`), as it names them. */
+  replaceTargets: string[];
+  /** Each hook and whether it is in place. */
+  hooks: Readonly<Record<HostHook, boolean>>;
+}
+
+export interface HostOptions {
+  /** `host:port` of the engine, the host's first argument. */
+  engineAddress: string | undefined;
+  onCancel(): void;
+  deleteUrns: DeleteUrns;
+  /** Hooks taken as missing whatever they find: a contract test's way to see the warning. */
+  disabled?: readonly string[];
+}
+
+/** Puts every hook in place that can be, in the host's process. */
+export function connectHost(options: HostOptions): HostConnection {
+  const off = new Set(options.disabled ?? []);
+  const log = off.has("statusRows") || !options.engineAddress ? undefined : connectEngineLog(options.engineAddress);
+  const argv = off.has("replaceFlags") ? [] : engineArgv();
+  const hooks = {
+    statusRows: log !== undefined,
+    cancel: !off.has("cancel") && watchCancelRpc(options.onCancel),
+    deleteUrns: !off.has("deleteUrns") && options.deleteUrns.watch(),
+    replaceFlags: argv.length > 0,
+  };
+  return { log, replaceTargets: replaceTargetsOf(argv), hooks: Object.freeze(hooks) };
+}
+
+/** The Stack row's warning for the hooks not in place, naming the versions and what each costs; undefined when all are. */
+export function missingHooksWarning(
+  hooks: Readonly<Record<HostHook, boolean>>,
+  versions: { pulumi: string; node: string },
+): string | undefined {
+  const missing = (Object.keys(HOST_HOOKS) as HostHook[]).filter((h) => !hooks[h]);
+  if (missing.length === 0) return undefined;
+  const costs = missing.map((h) => `${HOST_HOOKS[h].loses} (not found: ${HOST_HOOKS[h].how})`);
+  return (
+    `pulumi-wws could not hook into this dynamic provider host (@pulumi/pulumi ${versions.pulumi}, Node ${versions.node}), ` +
+    `so ${costs.join("; ")}. The deployment itself is not affected. ` +
+    `Report it with these versions; pulumi-wws is tested on the oldest and newest @pulumi/pulumi of its peer range.`
+  );
+}
