@@ -45,6 +45,8 @@ export interface RunFigures {
   wallMs: number;
   /** From the SIGTERM sent to the CLI to its exit, when one was sent. */
   afterSigtermMs?: number;
+  /** Whether the peers had seen the connection check begin when the SIGTERM was sent. */
+  sigtermDuringCheck?: boolean;
   connections: number;
   requests: number;
   /** The first line that says what went wrong (or the summary of a run that passed). */
@@ -184,13 +186,17 @@ export function hostileMatrix(opts: {
       try {
         const init = await pulumi(["stack", "init", id], {});
         if (init.code !== 0) throw new Error(`pulumi stack init ${id} failed: ${init.out}`);
-        // One SIGTERM once the peers have seen the check begin (or, for a peer that sees nothing, after 6 s).
+        // One SIGTERM once the peers have seen the check begin (a loaded machine may take a while to
+        // get there), or, for a peer that sees nothing (refuse), once the check has surely begun.
+        const seen = (): number => service.connections + (proxy?.connections ?? 0);
+        let sigtermDuringCheck: boolean | undefined;
         const sigtermAfter = sigterm
           ? async () => {
               const started = Date.now();
-              const seen = (): number => service.connections + (proxy?.connections ?? 0);
-              while (seen() === 0 && Date.now() - started < 6000) await sleep(100);
+              const wait = c.mode === "refuse" ? 8000 : 30_000;
+              while (seen() === 0 && Date.now() - started < wait) await sleep(100);
               await sleep(1000);
+              sigtermDuringCheck = seen() > 0;
             }
           : undefined;
         const r = await pulumi(
@@ -203,6 +209,7 @@ export function hostileMatrix(opts: {
           exitCode: r.code,
           wallMs: r.wallMs,
           afterSigtermMs: r.afterSigtermMs,
+          sigtermDuringCheck,
           connections: service.connections + (proxy?.connections ?? 0),
           requests: service.requests + (proxy?.requests ?? 0),
           said: firstSaid(r.out),
@@ -236,7 +243,11 @@ export function firstSaid(out: string): string {
 export function tableRow(c: MatrixCase, r: RunFigures): string {
   const s = (ms: number | undefined): string => (ms === undefined ? "" : `${(ms / 1000).toFixed(1)} s`);
   const said = r.said.replace(/\|/g, "\\|").slice(0, 200);
-  return `| ${c.peer} ${c.mode} | ${c.path} | ${r.command} | ${r.exitCode} | ${s(r.wallMs)} | ${s(r.afterSigtermMs)} | ${r.connections} | ${r.requests} | ${said} |`;
+  const sigterm =
+    r.afterSigtermMs === undefined
+      ? ""
+      : `${s(r.afterSigtermMs)}${r.sigtermDuringCheck ? "" : " (sent before the check was seen)"}`;
+  return `| ${c.peer} ${c.mode} | ${c.path} | ${r.command} | ${r.exitCode} | ${s(r.wallMs)} | ${sigterm} | ${r.connections} | ${r.requests} | ${said} |`;
 }
 
 export const TABLE_HEAD = [
