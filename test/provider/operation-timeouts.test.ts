@@ -76,8 +76,10 @@ describe("one operation, one budget", () => {
     );
     expect(checked.failures).toEqual([
       {
-        property: "customTimeouts.create",
-        reason: expect.stringMatching(/must be a duration.*customTimeouts resource option/),
+        property: "",
+        reason: expect.stringMatching(
+          /^customTimeouts\.create \(set to "soon"\): must be a duration.*customTimeouts resource option/,
+        ),
       },
     ]);
   });

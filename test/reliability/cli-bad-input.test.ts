@@ -308,7 +308,8 @@ function naming(o: OpOutcome, field: string): string[] {
   const f = escape(field);
   const patterns = [
     new RegExp(`resource 'bad': property ${f} value `), // a check failure with a property
-    new RegExp(`resource 'bad' has a problem: ${f}: `), // a check failure whose property is kept quiet (credentials, apiKey, config)
+    // a check failure whose property is kept quiet (credentials, apiKey, config) or nested (with what was given)
+    new RegExp(`resource 'bad' has a problem: ${f}(?: \\((?:not set|set[^)]*)\\))?: `),
     new RegExp(`Error: \\w+ bad: ${f} nests objects and arrays`), // the resource's constructor, as the program ran
   ];
   return o.stdout.split("\n").filter((l) => patterns.some((p) => p.test(l)));

@@ -242,7 +242,7 @@ it("should fail a preview whose check fails inside credentials without printing 
     const preview = await op("preview", "failing preview");
     expect(preview.ok).toBe(false);
     expect(preview.stdout).toMatch(
-      /resource 'broken': property credentials\.token value \{<nil>\} has a problem: unknown field/,
+      /resource 'broken' has a problem: credentials\.token \(set; not shown, it may be secret\): unknown field/,
     );
   } finally {
     step.broken = false;

@@ -144,7 +144,7 @@ describe("templates and other resources", () => {
       });
     });
     expect(bad.error).toMatch(
-      /^pulumi-nodejs:dynamic\/wws:Template resource 'tpl': property config\.vm\.credentials\.password value \{<nil>\} has a problem: a template cannot hold a password/,
+      /^pulumi-nodejs:dynamic\/wws:Template resource 'tpl' has a problem: config\.vm\.credentials\.password \(set; not shown, it may be secret\): a template cannot hold a password/,
     );
     const good = await run(
       "a template",

@@ -25,6 +25,7 @@ export function credentialsKeptFromState(olds: Props, news: Props): { kept?: Log
       ["credentials", "username"],
       "changed while credentials.password is in ignoreChanges: a new login needs its password. " +
         "Keep the username, or take credentials.password out of ignoreChanges for this change",
+      news,
     ),
   };
 }

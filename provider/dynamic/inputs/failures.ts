@@ -25,9 +25,50 @@ const QUIET_KEYS = new Set(
   ),
 );
 
-/** A failure at `path` (as the user writes it: `ports[0].port`) that is safe to show. */
-export function failureAt(path: ReadonlyArray<PropertyKey>, reason: string): Failure {
+/** The fields declared secret, a workload's and a template's. */
+const SECRET_KEYS = new Set(
+  [WORKLOAD_FIELDS, TEMPLATE_FIELDS].flatMap((fields: FieldTable) =>
+    Object.keys(fields).filter((k) => fields[k].secret),
+  ),
+);
+/** Names a value may be secret under, whatever field holds it (a template's config may carry a login). */
+const SECRET_NAME = /password|credential|secret|token|key/i;
+
+/** What the user gave at a nested path, for the reason: the value when safe to show, else what it is. */
+function givenAt(path: ReadonlyArray<PropertyKey>, value: unknown): string {
+  if (value === undefined || value === null) return "not set";
+  const top = String(path[0]);
+  if (SECRET_KEYS.has(top) || path.some((k) => SECRET_NAME.test(String(k)))) return "set; not shown, it may be secret";
+  if (typeof value === "number" || typeof value === "boolean") return `set to ${String(value)}`;
+  if (typeof value === "string")
+    return value.length <= 80 ? `set to ${JSON.stringify(value)}` : `set to a string of ${value.length} characters`;
+  if (Array.isArray(value)) return `set to a list of ${value.length}`;
+  return `set to an object with ${Object.keys(value).join(", ") || "no fields"}`;
+}
+
+/** A bag holding `value` at `path`, for `failureAt` after a rename of the path's first key. */
+function nestedBag(path: ReadonlyArray<PropertyKey>, value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, k) => ({ [k]: inner }), value);
+}
+
+/** The value at `path` of `input`, or undefined. */
+function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v = input;
+  for (const k of path) v = typeof v === "object" && v !== null ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+/**
+ * A failure at `path` (as the user writes it: `ports[0].port`) that is safe to show. The engine
+ * looks a failure's property up among the top-level inputs only, so a nested one would print as
+ * `value {<nil>}` though it was set: a nested failure names its path and what was given in the
+ * reason instead (`inputs`, the bag the path starts from), the value itself unless it may be secret.
+ */
+export function failureAt(path: ReadonlyArray<PropertyKey>, reason: string, inputs?: unknown): Failure {
   const property = formatPath(path);
+  if (path.length > 1 && inputs !== undefined)
+    return { property: "", reason: `${property} (${givenAt(path, valueAt(inputs, path))}): ${reason}` };
+  if (path.length > 1) return { property: "", reason: `${property}: ${reason}` };
   if (path.length === 1 && QUIET_KEYS.has(String(path[0]))) return { property: "", reason: `${property}: ${reason}` };
   return { property, reason };
 }
@@ -76,6 +117,7 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
       const top = path.length > 0 ? String(path[0]) : "";
       if (filter.unknownKeys.has(top) || filter.skipKeys?.has(top)) continue;
       if (issue.code === "custom" && anyUnknown) continue;
+      const given = path.length > 1 ? valueAt(filter.input, path) : undefined;
       if (filter.rename?.[top] !== undefined) path[0] = filter.rename[top];
       let reason = reasonOf(issue, filter.schema, filter.input);
       if (key !== undefined) {
@@ -83,7 +125,7 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
       } else if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
         reason = "required: set it";
       }
-      failures.push(failureAt(path, reason));
+      failures.push(failureAt(path, reason, path.length > 1 ? nestedBag(path, given) : undefined));
     }
   }
   return failures;

@@ -82,6 +82,6 @@ export function timeoutMsOf(props: Props, op: TimeoutOperation): number {
 export function customTimeoutsFailures(news: Props): Failure[] {
   if (containsUnknown(news.customTimeouts)) return [];
   return timeoutProblems(news.customTimeouts).map((p) =>
-    failureAt(p.path, `${p.reason} (the customTimeouts resource option)`),
+    failureAt(p.path, `${p.reason} (the customTimeouts resource option)`, news),
   );
 }

@@ -47,8 +47,9 @@ function configLimits(config: unknown): Failure[] {
  */
 function configRules(kind: unknown, config: Props, unknownKeys: ReadonlySet<string>): Failure[] {
   if (unknownKeys.has("kind") || !WorkloadType.safeParse(kind).success) return configLimits(config);
-  const parsed = TemplateCreate.safeParse({ name: "stand-in", kind, config });
-  return parsed.success ? [] : issuesToFailures(parsed.error, { unknownKeys });
+  const body = { name: "stand-in", kind, config };
+  const parsed = TemplateCreate.safeParse(body);
+  return parsed.success ? [] : issuesToFailures(parsed.error, { unknownKeys, input: body });
 }
 
 /**
@@ -99,6 +100,7 @@ export function checkTemplate(given: Props, sources: ConnectionSources): CheckOu
         failureAt(
           ["config", ...path],
           "a template cannot hold a password: the service strips it before storing, so it would be lost. Remove it and set credentials on the workload made from the template",
+          news,
         ),
       );
     }

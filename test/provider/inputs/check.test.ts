@@ -3,6 +3,7 @@ import { checkTemplate } from "../../../provider/dynamic/templates/check";
 import { checkWorkload } from "../../../provider/dynamic/workloads/check";
 import type { StackConfig } from "../../../provider/dynamic/service/connection";
 import { CORPUS } from "../../reliability/corpus";
+import { byField, fieldOf, givenOf } from "../../support/failures";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
 const PASSWORD = "check-Pass-Word-9";
@@ -35,7 +36,7 @@ describe("checkWorkload", () => {
       }),
       { env: ENV },
     );
-    const byProperty = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
+    const byProperty = byField(failures);
     expect(Object.keys(byProperty).sort()).toEqual([
       "color",
       "cpus",
@@ -96,11 +97,14 @@ describe("checkWorkload", () => {
       },
       { env: ENV },
     );
-    expect(failures.map((f) => f.property).sort()).toEqual(["", "credentials.extra", "credentials.password"]);
+    expect(failures.map((f) => f.property)).toEqual(["", "", ""]);
+    expect(failures.map(fieldOf).sort()).toEqual(["apiKey", "credentials.extra", "credentials.password"]);
+    expect(failures.map(givenOf).filter(Boolean)).toEqual([
+      "set; not shown, it may be secret",
+      "set; not shown, it may be secret",
+    ]);
     expect(JSON.stringify(failures)).not.toContain(PASSWORD);
-    expect(failures.find((f) => f.property === "")?.reason).toMatch(
-      /^apiKey: apiKey must be a non-empty string of printable ASCII/,
-    );
+    expect(byField(failures).apiKey).toMatch(/^apiKey must be a non-empty string of printable ASCII/);
   });
 
   it("should let unknown values through and skip the rules that depend on them", () => {
@@ -169,9 +173,7 @@ describe("checkWorkload", () => {
 
   it("should give each out-of-range or mistyped field its range or allowed values and what was given, in no zod default words", () => {
     const reasons = (extra: Record<string, unknown>, type = "vm-ubuntu"): Record<string, string> =>
-      Object.fromEntries(
-        checkWorkload({}, vm({ type, ...extra }), { env: ENV }).failures.map((f) => [f.property, f.reason]),
-      );
+      byField(checkWorkload({}, vm({ type, ...extra }), { env: ENV }).failures);
     expect(reasons({ cpus: -1 })).toEqual({ cpus: "must be a whole number from 1 to 256; got -1" });
     expect(reasons({ cpus: 2.5 })).toEqual({ cpus: "must be a whole number from 1 to 256; got 2.5" });
     expect(reasons({ engine: "mysql" }, "storage")).toEqual({ engine: 'must be one of postgres, redis; got "mysql"' });
@@ -236,7 +238,7 @@ describe("checkTemplate", () => {
       }),
       { env: ENV },
     );
-    expect(failures.map((f) => f.property).sort()).toEqual([
+    expect(failures.map(fieldOf).sort()).toEqual([
       "config.password",
       "config.vm.credentials.password",
       "config.vm.password",
@@ -263,10 +265,14 @@ describe("checkTemplate", () => {
 
   it("should report the schema's failures per field, and let unknowns through", () => {
     const failures = checkTemplate({ kind: "pod", config: { vm: {} }, extra: 1 }, { env: ENV }).failures;
-    expect(failures.map((f) => f.property).sort()).toEqual(["config.pod", "config.vm", "extra", "name"]);
-    expect(failures.find((f) => f.property === "config.vm")?.reason).toBe(
-      "a pod template holds its spec under config.pod only",
-    );
+    expect(failures.map(fieldOf).sort()).toEqual(["config.pod", "config.vm", "extra", "name"]);
+    expect(byField(failures)["config.vm"]).toBe("a pod template holds its spec under config.pod only");
+    // A nested field that was set is named with its value: the engine would print `value {<nil>}` for it.
+    const image = checkTemplate({ name: "web", kind: "pod", config: { image: "nginx:1.27" } }, { env: ENV }).failures;
+    expect(image.map((f) => f.reason)).toEqual([
+      'config.image (set to "nginx:1.27"): a pod template holds its spec under config.pod only',
+      "config.pod (not set): a pod template needs config.pod",
+    ]);
     expect(checkTemplate({ name: UNKNOWN, kind: "pod", config: UNKNOWN }, { env: ENV }).failures).toEqual([]);
   });
 });

@@ -3,10 +3,10 @@ import { checkWorkload } from "../../../provider/dynamic/workloads/check";
 import { restartsOutsidePulumi } from "../../../provider/dynamic/workloads/recorded-status";
 import { closestName } from "../../../provider/dynamic/inputs/suggest";
 import { parseDurationSeconds, timeoutMsOf } from "../../../provider/dynamic/inputs/timeouts";
+import { byField } from "../../support/failures";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
-const reasons = (failures: Array<{ property: string; reason: string }>): Record<string, string> =>
-  Object.fromEntries(failures.map((f) => [f.property, f.reason]));
+const reasons = byField;
 
 describe("unknown arguments", () => {
   it("should suggest the closest name only when one is close", () => {
