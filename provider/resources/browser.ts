@@ -12,6 +12,7 @@ export interface BrowserArgs extends WorkloadCommonArgs {
 
 /**
  * A headless Chromium (`browser`).
+ * @see pulumi-wws/docs/fields.md#browser (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Browser extends WorkloadResource {

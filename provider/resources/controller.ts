@@ -10,6 +10,7 @@ export interface ControllerArgs extends WorkloadCommonArgs {
 
 /**
  * A browser-automation controller (`controller`).
+ * @see pulumi-wws/docs/fields.md#controller (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Controller extends WorkloadResource {

@@ -60,6 +60,7 @@ export interface DatabaseArgs extends WorkloadCommonArgs {
 
 /**
  * A managed database (`storage`): postgres or redis.
+ * @see pulumi-wws/docs/fields.md#database (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#no-data-lost-without-a-yes (shipped in the package): which changes replace it, and `allowDataLoss`
  * @see pulumi-wws/provider/README.md#secrets: how its password is kept out of the state and the logs
  */

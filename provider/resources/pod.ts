@@ -34,6 +34,7 @@ export interface PodArgs extends WorkloadCommonArgs {
 
 /**
  * A container app (`pod`).
+ * @see pulumi-wws/docs/fields.md#pod (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Pod extends WorkloadResource {

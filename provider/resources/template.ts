@@ -35,6 +35,7 @@ const NOT_ARGUMENTS = new Set([...TEMPLATE_RULES.outputKeys, PROVIDER_KEY]);
 /**
  * A saved template. Templates cannot be updated: any change of `name`, `description`, `kind`,
  * `config` or the workspace creates a new template, then deletes the old one.
+ * @see pulumi-wws/docs/fields.md#template (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#state-adoption-import-init-errors (shipped in the package): taking a saved template over (`adoptId`)
  */
 export class Template extends HostedResource {

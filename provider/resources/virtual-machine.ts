@@ -59,6 +59,7 @@ export interface VirtualMachineArgs extends WorkloadCommonArgs {
 
 /**
  * A virtual machine: `vm-ubuntu`, `vm-ubuntu-desktop` or `vm-windows`.
+ * @see pulumi-wws/docs/fields.md#virtualmachine (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  * @see pulumi-wws/provider/README.md#secrets: how its password is kept out of the state and the logs
  */

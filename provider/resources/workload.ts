@@ -179,6 +179,7 @@ export interface WorkloadArgs extends WorkloadCommonArgs {
 /**
  * Any workload, by type and spec: what the typed classes (`VirtualMachine`, `Pod`, `Browser`,
  * `Controller`, `Database`) build on, for a type they do not cover yet or a spec built as data.
+ * @see pulumi-wws/docs/fields.md#workload (shipped in the package): each argument, its values, default and what a change does
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Workload extends WorkloadResource {
