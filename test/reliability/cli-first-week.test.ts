@@ -91,8 +91,13 @@ describe("a new team's first week through pulumi", () => {
         /database db in workspace \S+: credentials changed, but the service sets a database's login once and cannot change it.*delete it with all its data.*Nothing was changed.*put back the password.*`allowDataLoss: true`/,
       );
       await expectRefusedWithoutChange(p, before);
+      // Once on the Database's row and once under Diagnostics: not echoed on the Stack row, no stack trace.
+      const refusal = "credentials changed, but the service sets a database's login once";
+      expect(p.stdout.split(refusal).length - 1).toBe(2);
+      expect(p.stdout).not.toMatch(/^\s+at |data-loss\.js|Error: database db/m);
       const up = await runOp(file.stack, "up", OP_TIMEOUT_MS);
       expect(said(up)).toMatch(/cannot change it/);
+      expect(up.stdout.split(refusal).length - 1).toBe(2);
       await expectRefusedWithoutChange(up, before);
       expect((await service.client(ws.name).getStatus("db")).phase).toBe(created);
     } finally {
@@ -206,6 +211,10 @@ describe("a new team's first week through pulumi", () => {
     await withProgram(vm, async () => {
       const p = await preview();
       expect(said(p)).toMatch(/cpus value \{-1\} has a problem: must be a whole number from 1 to 256; got -1/);
+      // The engine stopped there: the summary does not tell whether the others were checked, the note does.
+      expect(p.stdout).toMatch(
+        /Diagnostics:[\s\S]*pulumi stopped at this resource's failed check: the other resources are not all checked/,
+      );
     });
   });
 });

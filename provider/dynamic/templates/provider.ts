@@ -1,3 +1,4 @@
+import { sayWhereItStopped } from "../engine/stopped-here";
 import {
   NotFoundError,
   type CallOptions,
@@ -17,7 +18,7 @@ import { sameValue } from "../inputs/equal";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, parseId } from "../inputs/ids";
 import { TEMPLATE_RULES } from "../../fields/template-fields";
-import { PROVIDER_KEY, type Props } from "../inputs/props";
+import { PROVIDER_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { settleClassDefaults } from "../inputs/class-defaults";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { timeoutMsOf } from "../inputs/timeouts";
@@ -106,6 +107,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
           const outcome = checkTemplate(given, ctx.sources());
           const reached = outcome.failures.length === 0 ? await reachService(ctx, given) : undefined;
           if (reached && "failure" in reached) outcome.failures.push(reached.failure);
+          sayWhereItStopped(ctx.progress, outcome.failures, news[RESOURCE_URN_KEY]);
           return outcome;
         },
       );

@@ -17,6 +17,7 @@ import { sharedSpec } from "../service/shared-spec";
 import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { sayWhereItStopped } from "../engine/stopped-here";
 import { programDigest, settleClassDefaults } from "../inputs/class-defaults";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
@@ -102,6 +103,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
             if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, given, asked)));
           }
+          sayWhereItStopped(ctx.progress, failures, news[RESOURCE_URN_KEY]);
           const stored = loginOf(olds.credentials)?.digest;
           return { inputs: await credentials.seal(inputs, programDigest(news, inputs), stored), failures };
         },
