@@ -255,7 +255,29 @@ function firstStack(): { setup: string; files: Map<string, string>; service: str
   return { setup: shell[0], files, service: shell[1].trim(), commands };
 }
 
-it("should take a new repository through the README's first stack, as written, from the packed package", async () => {
+/** A step of the README's "Next steps", in its order: a file to write, an edit, shell commands, output to expect. */
+type Step =
+  | { kind: "file"; name: string; text: string }
+  | { kind: "edit"; file: string; from: string; to: string }
+  | { kind: "sh"; commands: string[] }
+  | { kind: "shows"; lines: string[] };
+
+/** The README's "Next steps", as steps: each block, after what the sentence before it says to do. */
+function nextSteps(): Step[] {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Next steps\n");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  return [...section.matchAll(/([^\n]*)\n\n```(\w+)\n([\s\S]*?)```/g)].flatMap(([, before, lang, text]): Step[] => {
+    const file = /^Write `([^`]+)`/.exec(before)?.[1];
+    if (file) return [{ kind: "file", name: file, text }];
+    if (lang === "text") return [{ kind: "shows", lines: text.split("\n").filter((l) => l.trim() !== "") }];
+    const edit = /^In `([^`]+)`, change `([^`]+)` to `([^`]+)`/.exec(before);
+    const sh: Step = { kind: "sh", commands: text.split("\n").filter((l) => l.trim() !== "") };
+    return edit ? [{ kind: "edit", file: edit[1], from: edit[2], to: edit[3] }, sh] : [sh];
+  });
+}
+
+it("should take a new repository through the README's first stack and next steps, as written, from the packed package", async () => {
   const started = Date.now();
   const { setup, files, service: serviceCommand, commands } = firstStack();
   const root = path.join(tmp, "first-stack");
@@ -315,6 +337,47 @@ it("should take a new repository through the README's first stack, as written, f
     console.log(
       `README first stack: ${commands.length} commands after the setup, ${((Date.now() - started) / 1000).toFixed(1)} s from an empty directory`,
     );
+
+    // "Next steps", in the same directory and shell: the first stack's exports, then each command.
+    const shell = commands.filter((c) => c.startsWith("export ")).join("\n");
+    let lastPreview = "";
+    let ran = 0;
+    for (const step of nextSteps()) {
+      if (step.kind === "file") fs.writeFileSync(path.join(dir, step.name), step.text);
+      if (step.kind === "edit") {
+        const text = fs.readFileSync(path.join(dir, step.file), "utf8");
+        expect(text.split(step.from)).toHaveLength(2); // the text to change is there, once
+        fs.writeFileSync(path.join(dir, step.file), text.replace(step.from, step.to));
+      }
+      if (step.kind === "shows") {
+        for (const line of step.lines) expect(lastPreview).toContain(line.trim());
+        // A refusal the README shows is said once on its row and once under Diagnostics, nothing more.
+        if (step.lines.length === 1) expect(lastPreview.split(step.lines[0].trim())).toHaveLength(3);
+      }
+      if (step.kind !== "sh") continue;
+      for (const line of step.commands) {
+        const [command, comment = ""] = line.split(/\s+# /);
+        const run = await execFileAsync("bash", ["-c", `${shell}\n${command}`], {
+          cwd: dir,
+          env,
+          maxBuffer: 16 * 1024 * 1024,
+        })
+          .then((r) => ({ code: 0, out: `${r.stdout}${r.stderr}` }))
+          .catch((err: { code?: number; stdout?: string; stderr?: string }) => ({
+            code: err.code ?? -1,
+            out: `${err.stdout}${err.stderr}`,
+          }));
+        ran++;
+        // A command the README says fails must fail, and only that one.
+        expect({ command, code: run.code !== 0 }).toEqual({ command, code: comment.startsWith("fails") });
+        if (command.startsWith("pulumi preview")) lastPreview = run.out;
+        if (command.startsWith("pulumi stack output")) expect(run.out.trim()).toBe(comment.trim());
+        if (command.startsWith("pulumi up")) expect(run.out).toMatch(/Resources:\n[\s\S]*(created|updated)/);
+        if (command.startsWith("pulumi destroy")) expect(run.out).toMatch(/- 5 deleted/);
+      }
+    }
+    expect(ran).toBeGreaterThanOrEqual(8);
+    console.log(`README next steps: ${ran} commands, ${((Date.now() - started) / 1000).toFixed(1)} s from the start`);
   } finally {
     const exited = new Promise((resolve) => local.once("exit", resolve));
     signalGroup("SIGTERM");
