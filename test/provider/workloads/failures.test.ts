@@ -1,6 +1,7 @@
 import { ResourceInitError } from "../../../provider/dynamic/engine/init-error";
 import { createContext } from "../../../provider/dynamic/context";
 import { createWorkloadProvider } from "../../../provider/dynamic/workloads/provider";
+import { fieldOf } from "../../support/failures";
 import type { WorkspaceClient } from "../../../sdk";
 import {
   KEY,
@@ -48,7 +49,7 @@ describe("workload provider failures", () => {
         backup: { enabled: "yes" },
       },
     );
-    expect(failures.map((f) => f.property).sort()).toEqual([
+    expect(failures.map(fieldOf).sort()).toEqual([
       "backup.enabled",
       "cpu",
       "credentials.password",
