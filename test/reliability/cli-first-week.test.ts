@@ -217,4 +217,19 @@ describe("a new team's first week through pulumi", () => {
       );
     });
   });
+
+  it("should say on a destroy's rows that it uses the key the last up recorded when the stack config now gives another", async () => {
+    await setConfig("wws:apiKey", `${ws.apiKey}-not-this-one`, true);
+    try {
+      const destroy = await runOp(file.stack, "destroy", OP_TIMEOUT_MS);
+      expect(destroy.ok).toBe(true); // the engine's choice: the provider is configured with the recorded config
+      expect(destroy.stdout).toMatch(
+        /this delete uses the API key \(wws:apiKey\) recorded at the last `pulumi up`; the stack config now gives another\. To act with the current one, run `pulumi up` first/,
+      );
+      const left = (await service.client(ws.name).getSpec()).workloads.map((w) => w.id);
+      expect(left.filter((id) => id === "db" || id === "web")).toEqual([]); // "legacy" is another owner's
+    } finally {
+      await setConfig("wws:apiKey", ws.apiKey, true);
+    }
+  });
 });

@@ -18,6 +18,7 @@ import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
 import { sayWhereItStopped } from "../engine/stopped-here";
+import { recordedSettingsNote } from "../service/recorded-settings";
 import { programDigest, settleClassDefaults } from "../inputs/class-defaults";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
@@ -251,6 +252,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
+        const recorded = await recordedSettingsNote(ctx.deleteUrns.urnOf(id), stored.connection, ctx.sources(), conn);
+        if (recorded) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));
         const client = ctx.client(conn);
         const op = begin(stored, "delete");
         try {
