@@ -24,6 +24,8 @@ export interface ProviderContext {
   deleteUrns: DeleteUrns;
   /** The resources the running command asks to replace (`--replace`, `--target-replace`). */
   replaceTargets: ReplaceTargets;
+  /** The stack the running command names (`--stack`); "" for the project's selected stack; undefined outside the host. */
+  engineStack?: string;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   now(): number;
@@ -47,6 +49,8 @@ export interface ContextOptions {
   deleteUrns?: DeleteUrns;
   /** URNs or globs, as `--replace` takes them: in the host, what the adapter read from the `pulumi` command line (engine/host.ts). @default none */
   replaceTargets?: readonly string[];
+  /** The stack the running command names, from the host adapter. */
+  engineStack?: string;
 }
 
 export interface ManagedContext extends ProviderContext {
@@ -84,6 +88,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     declarations: new Declarations(),
     deleteUrns: options.deleteUrns ?? new DeleteUrns(),
     replaceTargets: replaceTargets(options.replaceTargets ?? []),
+    engineStack: options.engineStack,
     preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,

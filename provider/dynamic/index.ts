@@ -37,6 +37,8 @@ const context = createContext({
   progress: { engine: host?.log },
   deleteUrns,
   replaceTargets: host?.replaceTargets,
+  // "" in the host when the command names no stack: the project's selected one.
+  engineStack: host ? (host.stack ?? "") : undefined,
 });
 
 /** Past this, the exit closes whatever the clients did not close themselves. */

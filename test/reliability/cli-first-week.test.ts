@@ -218,9 +218,14 @@ describe("a new team's first week through pulumi", () => {
     });
   });
 
-  it("should say on a destroy's rows that it uses the key the last up recorded when the stack config now gives another", async () => {
+  it("should say on a refresh and a destroy that they use the key the last up recorded when the stack config now gives another", async () => {
     await setConfig("wws:apiKey", `${ws.apiKey}-not-this-one`, true);
     try {
+      const refresh = await runOp(file.stack, "refresh", OP_TIMEOUT_MS);
+      expect(refresh.ok).toBe(true); // the engine's choice, as for destroy
+      expect(refresh.stdout).toMatch(
+        /this refresh uses the API key \(wws:apiKey\) recorded at the last `pulumi up`; the stack config now gives another\. To act with the current one, run `pulumi up` first .*then refresh/,
+      );
       const destroy = await runOp(file.stack, "destroy", OP_TIMEOUT_MS);
       expect(destroy.ok).toBe(true); // the engine's choice: the provider is configured with the recorded config
       expect(destroy.stdout).toMatch(

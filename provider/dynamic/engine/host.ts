@@ -38,6 +38,8 @@ export interface HostConnection {
   log: EngineLog | undefined;
   /** What the running command asks to replace (`--replace`, `--target-replace`), as it names them. */
   replaceTargets: string[];
+  /** The stack the running command names (`--stack`, `-s`), when it names one. */
+  stack: string | undefined;
   /** Each hook and whether it is in place. */
   hooks: Readonly<Record<HostHook, boolean>>;
 }
@@ -62,7 +64,19 @@ export function connectHost(options: HostOptions): HostConnection {
     deleteUrns: !off.has("deleteUrns") && options.deleteUrns.watch(),
     replaceFlags: argv.length > 0,
   };
-  return { log, replaceTargets: replaceTargetsOf(argv), hooks: Object.freeze(hooks) };
+  return { log, replaceTargets: replaceTargetsOf(argv), stack: stackOf(argv), hooks: Object.freeze(hooks) };
+}
+
+/** The value of `--stack` or `-s` in `argv` (`--flag value` or `--flag=value`). */
+export function stackOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") break;
+    if ((arg === "--stack" || arg === "-s") && i + 1 < argv.length) return argv[i + 1];
+    const joined = /^(?:--stack|-s)=(.+)$/.exec(arg);
+    if (joined) return joined[1];
+  }
+  return undefined;
 }
 
 /** The Stack row's warning for the hooks not in place, naming the versions and what each costs; undefined when all are. */

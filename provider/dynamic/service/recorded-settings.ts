@@ -14,12 +14,12 @@ import { CONNECTION_SETTINGS, resolveConnection, type Connection, type Connectio
 
 let current: Promise<Record<string, string> | undefined> | undefined;
 
-/** The stack config `pulumi config` gives now for `stack`, or undefined when it cannot. */
+/** The stack config `pulumi config` gives now for `stack` (the selected one for ""), or undefined when it cannot. */
 function currentConfig(stack: string): Promise<Record<string, string> | undefined> {
   current ??= new Promise((resolve) =>
     execFile(
       "pulumi",
-      ["config", "--json", "--show-secrets", "--stack", stack, "--non-interactive"],
+      ["config", "--json", "--show-secrets", ...(stack === "" ? [] : ["--stack", stack]), "--non-interactive"],
       { timeout: 10_000, maxBuffer: 4 * 1024 * 1024 },
       (err, stdout) => {
         if (err) return resolve(undefined);
@@ -42,16 +42,19 @@ function currentConfig(stack: string): Promise<Record<string, string> | undefine
 const WORDS = { baseUrl: "base URL", workspace: "workspace", apiKey: "API key" } as const;
 
 /**
- * What the row of the delete of `urn` says when a setting it uses differs from the stack config's
- * now, or undefined. `settings`: the resource's state; `conn`: the connection they made.
+ * What the row of a delete or a refresh (`command`) says when a setting it uses differs from the
+ * stack config's now, or undefined. `settings`: the resource's state; `conn`: the connection they
+ * made; `stack`: the resource's (from its URN), else the running command's ("" for the selected
+ * one); nothing is said outside the provider host, where neither is known.
  */
 export async function recordedSettingsNote(
-  urn: string | undefined,
+  command: "delete" | "refresh",
+  urnOrStack: { urn?: string; stack?: string },
   settings: Readonly<Record<string, unknown>>,
   sources: ConnectionSources,
   conn: Connection,
 ): Promise<string | undefined> {
-  const stack = /^urn:pulumi:([^:]+)::/.exec(urn ?? "")?.[1];
+  const stack = /^urn:pulumi:([^:]+)::/.exec(urnOrStack.urn ?? "")?.[1] ?? urnOrStack.stack;
   if (stack === undefined) return undefined;
   const now = await currentConfig(stack);
   if (now === undefined) return undefined;
@@ -66,7 +69,7 @@ export async function recordedSettingsNote(
   if (differing.length === 0) return undefined;
   const what = differing.map((f) => `${WORDS[f]} (${CONNECTION_SETTINGS[f].config})`).join(", ");
   return (
-    `this delete uses the ${what} recorded at the last \`pulumi up\`; the stack config now gives another. ` +
-    "To act with the current one, run `pulumi up` first (its preview checks it; a change of connection settings alone sends nothing), then destroy"
+    `this ${command} uses the ${what} recorded at the last \`pulumi up\`; the stack config now gives another. ` +
+    `To act with the current one, run \`pulumi up\` first (its preview checks it; a change of connection settings alone sends nothing), then ${command === "delete" ? "destroy" : "refresh"}`
   );
 }

@@ -174,8 +174,21 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
+        // A refresh's read has no URN: its note goes on the Stack row, naming the workload.
+        const note = recordedSettingsNote(
+          "refresh",
+          { stack: ctx.engineStack },
+          stored.connection,
+          ctx.sources(),
+          conn,
+        );
         // Side by side: far from the service, one round trip per resource instead of two in a row.
-        const [status, spec] = await Promise.all([client.findStatus(workloadId, call), sharedSpec(client, call)]);
+        const [status, spec, recordedNote] = await Promise.all([
+          client.findStatus(workloadId, call),
+          sharedSpec(client, call),
+          note,
+        ]);
+        if (recordedNote) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recordedNote}`);
         // Gone: an empty id drops the resource from the stack.
         if (status === undefined) return { id: "" };
         const entry = spec.workloads.find((w) => w.id === workloadId);
@@ -252,7 +265,13 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
-        const recorded = await recordedSettingsNote(ctx.deleteUrns.urnOf(id), stored.connection, ctx.sources(), conn);
+        const recorded = await recordedSettingsNote(
+          "delete",
+          { urn: ctx.deleteUrns.urnOf(id), stack: ctx.engineStack },
+          stored.connection,
+          ctx.sources(),
+          conn,
+        );
         if (recorded) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));
         const client = ctx.client(conn);
         const op = begin(stored, "delete");
