@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { createContext } from "./context";
 import { DeleteUrns } from "./engine/deletes";
 import { connectHost, missingHooksWarning } from "./engine/host";
-import { dropHostEchoes, echoOnce } from "./engine/thrown-once";
+import { echoOnce } from "./engine/thrown-once";
 import { isDynamicProviderHost, watchEngine } from "./engine/watchdog";
 import { createTemplateProvider } from "./templates/provider";
 import { waitTimingFromEnv } from "./service/wait-env";
@@ -47,8 +47,6 @@ const SHUTDOWN_GRACE_MS = 500;
 if (host) {
   const warning = missingHooksWarning(host.hooks, { pulumi: pulumiVersion(), node: process.versions.node });
   if (warning) context.progress.note(`warning: ${warning}`);
-  // A refusal is said on its resource's row and under Diagnostics, not a third and fourth time with a stack trace.
-  dropHostEchoes();
   watchEngine({
     engineAddress,
     onGone: (why) => {

@@ -2,6 +2,7 @@ import { watchCancelRpc } from "./cancel";
 import type { DeleteUrns } from "./deletes";
 import { connectEngineLog, type EngineLog } from "./log";
 import { engineArgv, replaceTargetsOf } from "./replace-targets";
+import { dropHostEchoes } from "./thrown-once";
 
 /**
  * The one place the provider learns from the dynamic provider host what its interface (check, diff,
@@ -58,6 +59,8 @@ export function connectHost(options: HostOptions): HostConnection {
   const off = new Set(options.disabled ?? []);
   const log = off.has("statusRows") || !options.engineAddress ? undefined : connectEngineLog(options.engineAddress);
   const argv = off.has("replaceFlags") ? [] : engineArgv();
+  // A refusal is said on its resource's row and under Diagnostics, not again with a stack trace.
+  dropHostEchoes();
   const hooks = {
     statusRows: log !== undefined,
     cancel: !off.has("cancel") && watchCancelRpc(options.onCancel),
