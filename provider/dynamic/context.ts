@@ -4,6 +4,7 @@ import { Declarations } from "./ownership/declarations";
 import { DeleteUrns } from "./engine/deletes";
 import { replaceTargets, replaceTargetsOfEngine, type ReplaceTargets } from "./engine/replace-targets";
 import { Preflight } from "./service/preflight";
+import { CapacityPlan } from "./service/capacity";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
 import { requireNetworkSettings } from "./service/network";
@@ -26,6 +27,8 @@ export interface ProviderContext {
   replaceTargets: ReplaceTargets;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
+  /** The CPUs and memory the deployment's new and grown VMs need, per placement scope. */
+  capacity: CapacityPlan;
   now(): number;
   /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
   cancelled: AbortSignal;
@@ -83,6 +86,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     deleteUrns: new DeleteUrns(),
     replaceTargets: options.replaceTargets ? replaceTargets(options.replaceTargets) : replaceTargetsOfEngine(),
     preflight: new Preflight(options.now ?? (() => Date.now())),
+    capacity: new CapacityPlan(),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
     cancelled: cancellation.signal,

@@ -179,3 +179,54 @@ describe("get and the functions", () => {
     expect(twice).toContain(`workspace ${ws} has 2 templates named "base": ${templateId}, ${second.id}`);
   });
 });
+
+describe("preview against the fleet's capacity", () => {
+  const lab = serviceForFile({
+    reconcileMs: 20,
+    refuseWithoutRoom: true,
+    fleet: {
+      regions: [
+        {
+          name: "lab",
+          hosts: [
+            { name: "lab-1", capacity: { cpus: 8, memory: "32Gi" } },
+            { name: "lab-2", capacity: { cpus: 8, memory: "32Gi" } },
+          ],
+        },
+      ],
+    },
+  });
+  const vms = (sizes: Record<string, number>, pw: string): string =>
+    `const wws = require("pulumi-wws");\n` +
+    Object.entries(sizes)
+      .map(
+        ([id, cpus]) =>
+          `new wws.VirtualMachine(${JSON.stringify(id)}, { os: "ubuntu", cpus: ${cpus}, memory: "8Gi", placement: { region: "lab" }, credentials: { username: "ops", password: ${JSON.stringify(pw)} } });`,
+      )
+      .join("\n");
+
+  it("fails a VM bigger than every host with nothing sent, and warns with the figures when the plan exceeds what is free", async () => {
+    const p = lab.keep(await cliProject(lab, "wws-capacity"));
+    const pw = password("vm");
+    p.setProgram(vms({ huge: 200 }, pw));
+    const mark = await p.mark();
+    const huge = await refused(p, ["up", "--yes", "--skip-preview"]);
+    expect(huge).toContain(
+      "vm-ubuntu huge needs 200 CPUs and 8Gi, more than any host of region lab holds: the largest, lab-1, has 8 CPUs and 32Gi in all",
+    );
+    expect(await mark.since()).toEqual({ rows: [], mutating: 0 });
+
+    // Three VMs of 6 CPUs: each fits a host, together more than the region's 16 free CPUs.
+    p.setProgram(vms({ a: 6, b: 6, c: 6 }, pw));
+    const preview = await ok(p, ["preview"]);
+    const warning =
+      "the plan's new and grown VMs in region lab need 18 CPUs and 24Gi so far, more than its hosts have free now (16 CPUs and 64Gi";
+    expect(preview).toContain(warning);
+    // With the service refusing a VM no host has room for, `up` fails as the warning said.
+    const up = await refused(p, ["up", "--yes", "--skip-preview"]);
+    expect(up).toContain(warning);
+    expect(up).toMatch(
+      /no host of lab has room for 6 CPUs and 8Gi now \(free: lab-1 2 CPUs\/24Gi, lab-2 2 CPUs\/24Gi\)/,
+    );
+  });
+});
