@@ -10,10 +10,10 @@ import { requireConnection, requireNetworkSettings } from "./dynamic/program-sid
 import { Workspace } from "./resources/workspace";
 import type { ConnectionArgs } from "./resources/inputs";
 
-export type Resolved = { baseUrl?: string; workspace?: string; apiKey?: string };
+type Resolved = { baseUrl?: string; workspace?: string; apiKey?: string };
 
 /** Args → Workspace → stack config `wws:*` → environment, in the program's process. */
-export function connectionOutput(args: ConnectionArgs): pulumi.Output<Resolved> {
+function connectionOutput(args: ConnectionArgs): pulumi.Output<Resolved> {
   const ws = Workspace.isInstance(args.workspace) ? args.workspace : undefined;
   const config = new pulumi.Config("wws");
   return pulumi
@@ -48,11 +48,17 @@ function programNetwork(what: string): NetworkOptions {
   return requireNetworkSettings(sources, what).options;
 }
 
-export async function withClient<T>(
-  what: string,
-  given: Resolved,
-  fn: (client: WorkspaceClient) => Promise<T>,
-): Promise<T> {
+/** What the functions read, when `pulumi-wws/testing`'s mocks are installed: no service is asked. */
+export type MockReads = (workspace: string | undefined) => WorkspaceClient;
+let mockReads: MockReads | undefined;
+
+/** Set by `WwsMocks.install()`. */
+export function answerReadsWith(reads: MockReads | undefined): void {
+  mockReads = reads;
+}
+
+async function withClient<T>(what: string, given: Resolved, fn: (client: WorkspaceClient) => Promise<T>): Promise<T> {
+  if (mockReads) return fn(mockReads(given.workspace));
   const client = new WorkspaceClient(programConnection(what, given), programNetwork(what));
   try {
     return await fn(client);
@@ -61,12 +67,8 @@ export async function withClient<T>(
   }
 }
 
-/**
- * The value of `output` as a promise, for a function's `Promise` form (`await getTemplate(…)`).
- * Arguments unknown at preview (an output of a resource not created yet) have no value to give:
- * use the `…Output` form for them.
- */
-export function promiseOf<T>(output: pulumi.Output<T>): Promise<T> {
+/** The value of `output` as a promise; none when it is unknown (at preview, an output of a resource not created yet). */
+function promiseOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => {
     output.apply((value) => {
       resolve(value);
@@ -76,23 +78,43 @@ export function promiseOf<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 /**
- * `output`, also awaitable as the `Promise` form: what `getFleetHosts` and `getWorkloadStatus`
- * return, so that programs written when they returned only an `Output` keep working.
+ * A function's `Output` form: `read` with the connection of `args` and the value of `input`, as an
+ * `Output` that is not secret (a result carries no secret).
  */
-function awaitable<T>(output: pulumi.Output<T>): pulumi.Output<T> & PromiseLike<T> {
-  const then: PromiseLike<T>["then"] = (ok, fail) => promiseOf(output).then(ok, fail);
+export function readOutput<V, T>(
+  what: string,
+  args: ConnectionArgs,
+  input: pulumi.Input<V>,
+  read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
+): pulumi.Output<T> {
+  const result = pulumi
+    .all([connectionOutput(args), pulumi.output(input)])
+    .apply(([c, value]) => withClient(what, c, (client) => read(client, value as pulumi.Unwrap<V>)));
+  return pulumi.unsecret(result) as pulumi.Output<T>;
+}
+
+/** A function's `Promise` form: as `readOutput`, and its failure rejects the promise. */
+export async function readPromise<V, T>(
+  what: string,
+  args: ConnectionArgs,
+  input: pulumi.Input<V>,
+  read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
+): Promise<T> {
+  const [c, value] = await promiseOf(pulumi.all([connectionOutput(args), pulumi.output(input)]));
+  return withClient(what, c, (client) => read(client, value as pulumi.Unwrap<V>));
+}
+
+/**
+ * `output`, also awaitable as the `Promise` form `promise()`: what `getFleetHosts` and
+ * `getWorkloadStatus` return, so that programs written when they returned only an `Output` keep working.
+ */
+function awaitable<T>(output: pulumi.Output<T>, promise: () => Promise<T>): pulumi.Output<T> & PromiseLike<T> {
+  const then: PromiseLike<T>["then"] = (ok, fail) => promise().then(ok, fail);
   return Object.assign(output, { then });
 }
 
-/** The result of `read`, with the connection of `args`, as an `Output` that is not secret (a result carries no secret). */
-export function readOutput<T>(
-  what: string,
-  args: ConnectionArgs,
-  read: (client: WorkspaceClient) => Promise<T>,
-): pulumi.Output<T> {
-  const result = connectionOutput(args).apply((c) => withClient(what, c, read));
-  return pulumi.unsecret(result) as pulumi.Output<T>;
-}
+const fleetHosts = (client: WorkspaceClient): Promise<FleetHosts> => client.getFleetHosts();
+const workloadStatus = (client: WorkspaceClient, id: string): Promise<WorkloadStatus> => client.getStatus(id);
 
 /**
  * The fleet's regions and hosts with their live capacity (`GET /v1/fleet/hosts`), to choose a
@@ -100,12 +122,12 @@ export function readOutput<T>(
  * An `Output` that can also be awaited; `getFleetHostsOutput` is the plain `Output` form.
  */
 export function getFleetHosts(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> & PromiseLike<FleetHosts> {
-  return awaitable(getFleetHostsOutput(args));
+  return awaitable(getFleetHostsOutput(args), () => readPromise("getFleetHosts", args, null, fleetHosts));
 }
 
 /** `getFleetHosts` as an `Output`. */
 export function getFleetHostsOutput(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> {
-  return readOutput("getFleetHosts", args, (client) => client.getFleetHosts());
+  return readOutput("getFleetHosts", args, null, fleetHosts);
 }
 
 export interface GetWorkloadStatusArgs extends ConnectionArgs {
@@ -120,12 +142,12 @@ export interface GetWorkloadStatusArgs extends ConnectionArgs {
 export function getWorkloadStatus(
   args: GetWorkloadStatusArgs,
 ): pulumi.Output<WorkloadStatus> & PromiseLike<WorkloadStatus> {
-  return awaitable(getWorkloadStatusOutput(args));
+  return awaitable(getWorkloadStatusOutput(args), () =>
+    readPromise("getWorkloadStatus", args, args.workloadId, workloadStatus),
+  );
 }
 
 /** `getWorkloadStatus` as an `Output`. */
 export function getWorkloadStatusOutput(args: GetWorkloadStatusArgs): pulumi.Output<WorkloadStatus> {
-  return pulumi
-    .output(args.workloadId)
-    .apply((id) => readOutput("getWorkloadStatus", args, (client) => client.getStatus(id)));
+  return readOutput("getWorkloadStatus", args, args.workloadId, workloadStatus);
 }

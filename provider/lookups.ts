@@ -6,7 +6,7 @@ import {
   type WorkloadType,
   type WorkspaceClient,
 } from "../sdk";
-import { promiseOf, readOutput } from "./functions";
+import { readOutput, readPromise } from "./functions";
 import type { ConnectionArgs } from "./resources/inputs";
 
 /** A workload as the service holds it: its desired spec (`GET /spec`) and its `/status`, read now. */
@@ -53,47 +53,21 @@ async function workloadsOf(client: WorkspaceClient, only?: (w: { id: string; typ
   );
 }
 
-/** `getWorkload` as an `Output`. */
-export function getWorkloadOutput(args: GetWorkloadArgs): pulumi.Output<WorkloadInfo> {
-  return pulumi.output(args.workloadId).apply((id) =>
-    readOutput("getWorkload", args, async (client) => {
-      const [found] = await workloadsOf(client, (w) => w.id === id);
-      if (!found) throw new Error(`getWorkload: workspace ${client.workspace} has no workload ${id}`);
-      return found;
-    }),
-  );
+async function oneWorkload(client: WorkspaceClient, id: string): Promise<WorkloadInfo> {
+  const [found] = await workloadsOf(client, (w) => w.id === id);
+  if (!found) throw new Error(`getWorkload: workspace ${client.workspace} has no workload ${id}`);
+  return found;
 }
 
-/** The spec and status of the workload `workloadId`; fails naming the workspace and the id when there is none. */
-export function getWorkload(args: GetWorkloadArgs): Promise<WorkloadInfo> {
-  return promiseOf(getWorkloadOutput(args));
-}
+const ofKind = (client: WorkspaceClient, kind: WorkloadType | undefined): Promise<WorkloadInfo[]> =>
+  workloadsOf(client, (w) => kind === undefined || w.type === kind);
 
-/** `listWorkloads` as an `Output`. */
-export function listWorkloadsOutput(args: ListWorkloadsArgs = {}): pulumi.Output<WorkloadInfo[]> {
-  return pulumi
-    .output(args.kind)
-    .apply((kind) =>
-      readOutput("listWorkloads", args, (client) => workloadsOf(client, (w) => kind === undefined || w.type === kind)),
-    );
-}
+const templates = (client: WorkspaceClient): Promise<SavedTemplate[]> => client.listTemplates();
 
-/** Every workload of the workspace (of one type with `kind`), with spec and status, in the service's order. */
-export function listWorkloads(args: ListWorkloadsArgs = {}): Promise<WorkloadInfo[]> {
-  return promiseOf(listWorkloadsOutput(args));
-}
-
-/** `listTemplates` as an `Output`. */
-export function listTemplatesOutput(args: ConnectionArgs = {}): pulumi.Output<SavedTemplate[]> {
-  return readOutput("listTemplates", args, (client) => client.listTemplates());
-}
-
-/** Every saved template of the workspace. */
-export function listTemplates(args: ConnectionArgs = {}): Promise<SavedTemplate[]> {
-  return promiseOf(listTemplatesOutput(args));
-}
-
-async function findTemplate(client: WorkspaceClient, templateId?: string, name?: string): Promise<SavedTemplate> {
+async function findTemplate(
+  client: WorkspaceClient,
+  { templateId, name }: { templateId?: string; name?: string },
+): Promise<SavedTemplate> {
   const where = `workspace ${client.workspace}`;
   if ((templateId === undefined) === (name === undefined))
     throw new Error(`getTemplate: set exactly one of templateId and name`);
@@ -114,14 +88,42 @@ async function findTemplate(client: WorkspaceClient, templateId?: string, name?:
   return named[0];
 }
 
-/** `getTemplate` as an `Output`. */
-export function getTemplateOutput(args: GetTemplateArgs): pulumi.Output<SavedTemplate> {
-  return pulumi
-    .all([args.templateId, args.name])
-    .apply(([id, name]) => readOutput("getTemplate", args, (client) => findTemplate(client, id, name)));
+/** The spec and status of the workload `workloadId`; fails naming the workspace and the id when there is none. */
+export function getWorkload(args: GetWorkloadArgs): Promise<WorkloadInfo> {
+  return readPromise("getWorkload", args, args.workloadId, oneWorkload);
+}
+
+/** `getWorkload` as an `Output`. */
+export function getWorkloadOutput(args: GetWorkloadArgs): pulumi.Output<WorkloadInfo> {
+  return readOutput("getWorkload", args, args.workloadId, oneWorkload);
+}
+
+/** Every workload of the workspace (of one type with `kind`), with spec and status, in the service's order. */
+export function listWorkloads(args: ListWorkloadsArgs = {}): Promise<WorkloadInfo[]> {
+  return readPromise("listWorkloads", args, args.kind, ofKind);
+}
+
+/** `listWorkloads` as an `Output`. */
+export function listWorkloadsOutput(args: ListWorkloadsArgs = {}): pulumi.Output<WorkloadInfo[]> {
+  return readOutput("listWorkloads", args, args.kind, ofKind);
+}
+
+/** Every saved template of the workspace. */
+export function listTemplates(args: ConnectionArgs = {}): Promise<SavedTemplate[]> {
+  return readPromise("listTemplates", args, null, templates);
+}
+
+/** `listTemplates` as an `Output`. */
+export function listTemplatesOutput(args: ConnectionArgs = {}): pulumi.Output<SavedTemplate[]> {
+  return readOutput("listTemplates", args, null, templates);
 }
 
 /** The saved template of `templateId`, or the one named `name` (two of that name fail, naming both ids). */
 export function getTemplate(args: GetTemplateArgs): Promise<SavedTemplate> {
-  return promiseOf(getTemplateOutput(args));
+  return readPromise("getTemplate", args, { templateId: args.templateId, name: args.name }, findTemplate);
+}
+
+/** `getTemplate` as an `Output`. */
+export function getTemplateOutput(args: GetTemplateArgs): pulumi.Output<SavedTemplate> {
+  return readOutput("getTemplate", args, { templateId: args.templateId, name: args.name }, findTemplate);
 }
