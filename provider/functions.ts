@@ -48,7 +48,17 @@ function programNetwork(what: string): NetworkOptions {
   return requireNetworkSettings(sources, what).options;
 }
 
+/** What the functions read, when `pulumi-wws/testing`'s mocks are installed: no service is asked. */
+export type MockReads = (workspace: string | undefined) => WorkspaceClient;
+let mockReads: MockReads | undefined;
+
+/** Set by `WwsMocks.install()`. */
+export function answerReadsWith(reads: MockReads | undefined): void {
+  mockReads = reads;
+}
+
 async function withClient<T>(what: string, given: Resolved, fn: (client: WorkspaceClient) => Promise<T>): Promise<T> {
+  if (mockReads) return fn(mockReads(given.workspace));
   const client = new WorkspaceClient(programConnection(what, given), programNetwork(what));
   try {
     return await fn(client);
@@ -57,15 +67,67 @@ async function withClient<T>(what: string, given: Resolved, fn: (client: Workspa
   }
 }
 
+/** The value of `output` as a promise; none when it is unknown (at preview, an output of a resource not created yet). */
+function promiseOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => {
+    output.apply((value) => {
+      resolve(value);
+      return value;
+    });
+  });
+}
+
+/**
+ * A function's `Output` form: `read` with the connection of `args` and the value of `input`, as an
+ * `Output` that is not secret (a result carries no secret).
+ */
+export function readOutput<V, T>(
+  what: string,
+  args: ConnectionArgs,
+  input: pulumi.Input<V>,
+  read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
+): pulumi.Output<T> {
+  const result = pulumi
+    .all([connectionOutput(args), pulumi.output(input)])
+    .apply(([c, value]) => withClient(what, c, (client) => read(client, value as pulumi.Unwrap<V>)));
+  return pulumi.unsecret(result) as pulumi.Output<T>;
+}
+
+/** A function's `Promise` form: as `readOutput`, and its failure rejects the promise. */
+export async function readPromise<V, T>(
+  what: string,
+  args: ConnectionArgs,
+  input: pulumi.Input<V>,
+  read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
+): Promise<T> {
+  const [c, value] = await promiseOf(pulumi.all([connectionOutput(args), pulumi.output(input)]));
+  return withClient(what, c, (client) => read(client, value as pulumi.Unwrap<V>));
+}
+
+/**
+ * `output`, also awaitable as the `Promise` form `promise()`: what `getFleetHosts` and
+ * `getWorkloadStatus` return, so that programs written when they returned only an `Output` keep working.
+ */
+function awaitable<T>(output: pulumi.Output<T>, promise: () => Promise<T>): pulumi.Output<T> & PromiseLike<T> {
+  const then: PromiseLike<T>["then"] = (ok, fail) => promise().then(ok, fail);
+  return Object.assign(output, { then });
+}
+
+const fleetHosts = (client: WorkspaceClient): Promise<FleetHosts> => client.getFleetHosts();
+const workloadStatus = (client: WorkspaceClient, id: string): Promise<WorkloadStatus> => client.getStatus(id);
+
 /**
  * The fleet's regions and hosts with their live capacity (`GET /v1/fleet/hosts`), to choose a
  * VM `placement`. Any valid API key works. Read at preview too; the result is not secret.
+ * An `Output` that can also be awaited; `getFleetHostsOutput` is the plain `Output` form.
  */
-export function getFleetHosts(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> {
-  const result = connectionOutput(args).apply((c) =>
-    withClient("getFleetHosts", c, (client) => client.getFleetHosts()),
-  );
-  return pulumi.unsecret(result) as pulumi.Output<FleetHosts>;
+export function getFleetHosts(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> & PromiseLike<FleetHosts> {
+  return awaitable(getFleetHostsOutput(args), () => readPromise("getFleetHosts", args, null, fleetHosts));
+}
+
+/** `getFleetHosts` as an `Output`. */
+export function getFleetHostsOutput(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> {
+  return readOutput("getFleetHosts", args, null, fleetHosts);
 }
 
 export interface GetWorkloadStatusArgs extends ConnectionArgs {
@@ -73,10 +135,19 @@ export interface GetWorkloadStatusArgs extends ConnectionArgs {
   workloadId: pulumi.Input<string>;
 }
 
-/** The `/status` record of a workload (phase, message, endpoint, …), read now; fails if there is no such workload. */
-export function getWorkloadStatus(args: GetWorkloadStatusArgs): pulumi.Output<WorkloadStatus> {
-  const result = pulumi
-    .all([connectionOutput(args), args.workloadId])
-    .apply(([c, id]) => withClient("getWorkloadStatus", c, (client) => client.getStatus(id)));
-  return pulumi.unsecret(result) as pulumi.Output<WorkloadStatus>;
+/**
+ * The `/status` record of a workload (phase, message, endpoint, …), read now; fails if there is no
+ * such workload. An `Output` that can also be awaited; `getWorkloadStatusOutput` is the plain `Output` form.
+ */
+export function getWorkloadStatus(
+  args: GetWorkloadStatusArgs,
+): pulumi.Output<WorkloadStatus> & PromiseLike<WorkloadStatus> {
+  return awaitable(getWorkloadStatusOutput(args), () =>
+    readPromise("getWorkloadStatus", args, args.workloadId, workloadStatus),
+  );
+}
+
+/** `getWorkloadStatus` as an `Output`. */
+export function getWorkloadStatusOutput(args: GetWorkloadStatusArgs): pulumi.Output<WorkloadStatus> {
+  return readOutput("getWorkloadStatus", args, args.workloadId, workloadStatus);
 }

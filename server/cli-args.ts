@@ -23,6 +23,7 @@ Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly
   --profile full|spec       spec: answer only what the published spec names (default full)
   --transitions MODE        visible|instant|in-place: how updates and restarts show (default visible)
   --in-place-delay-ms MS    with --transitions in-place, when an update applies (default 1000)
+  --refuse-without-room     refuse (409) a new or grown VM no host of its scope has room for now
   --quiet                   no per-request log lines
   --help                    this text`;
 
@@ -70,6 +71,7 @@ const FLAG_OF: Record<string, string> = {
   profile: "--profile",
   transitions: "--transitions",
   inPlaceDelayMs: "--in-place-delay-ms",
+  refuseWithoutRoom: "--refuse-without-room",
 };
 
 export function flagOf(option: string): string {
@@ -89,9 +91,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === "--quiet" || flag === "--help" || flag === "-h") {
+    if (flag === "--quiet" || flag === "--help" || flag === "-h" || flag === "--refuse-without-room") {
       if (flag !== arg) throw new CliError(`${flag}: takes no value`);
       if (flag === "--quiet") out.quiet = true;
+      else if (flag === "--refuse-without-room") out.options.refuseWithoutRoom = true;
       else out.help = true;
       continue;
     }

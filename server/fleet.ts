@@ -114,6 +114,33 @@ export class Fleet {
     return best;
   }
 
+  /**
+   * Why a VM of `demand` cannot go in its scope now (no host there has that much free), or
+   * undefined when one host has room. For `refuseWithoutRoom`.
+   */
+  noRoom(
+    placement: { region?: string; host?: string } | undefined,
+    demand: Omit<Placed, "host">,
+    placed: Iterable<Placed>,
+  ): string | undefined {
+    const scope =
+      placement?.host !== undefined
+        ? this.allHosts().filter((h) => h.name === placement.host)
+        : placement?.region !== undefined
+          ? (this.config.regions.find((r) => r.name === placement.region)?.hosts ?? [])
+          : this.allHosts();
+    const cpus = demand.cpus ?? DEFAULT_VM_CPUS;
+    const memory = (demand.memory !== undefined ? parseMemoryMi(demand.memory) : undefined) ?? DEFAULT_VM_MEMORY_MI;
+    const free = this.freeByHost(placed);
+    if (scope.some((h) => free.get(h.name)!.cpus >= cpus && free.get(h.name)!.memory >= memory)) return undefined;
+    const where = placement?.host ?? placement?.region ?? "the fleet";
+    const frees = scope.map((h) => {
+      const f = free.get(h.name)!;
+      return `${h.name} ${Math.max(0, f.cpus)} CPUs/${formatMemoryMi(Math.max(0, f.memory))}`;
+    });
+    return `no host of ${where} has room for ${cpus} CPUs and ${formatMemoryMi(memory)} now (free: ${frees.join(", ")})`;
+  }
+
   describe(placed: Iterable<Placed>): { regions: Array<{ name: string; hosts: unknown[] }> } {
     const free = this.freeByHost(placed);
     return {

@@ -37,6 +37,12 @@ export interface ServiceOptions {
   log?: LogFn | false;
   /** Regions and hosts of `GET /v1/fleet/hosts` and placement. @default two regions, five hosts */
   fleet?: FleetConfig;
+  /**
+   * Refuse (409) to create or grow a VM when no host of its scope (its pinned host, its region, or
+   * the whole fleet) has that many CPUs and that much memory free, as a real scheduler would.
+   * Off, the service places it anyway. @default false
+   */
+  refuseWithoutRoom?: boolean;
   /** `full`: the whole contract; `spec`: only what the published spec names (see `profile.ts`). @default "full" */
   profile?: Profile;
   /** How an accepted update or restart shows: `visible`, `instant` or `in-place` (see `profile.ts`). @default "visible" */
@@ -69,6 +75,7 @@ export const DEFAULT_SERVICE_OPTIONS: ResolvedOptions = Object.freeze({
   controlToken: undefined,
   log: false,
   fleet: DEFAULT_FLEET,
+  refuseWithoutRoom: false,
   profile: "full",
   transitions: "visible",
   inPlaceDelayMs: 1000, // 1 s

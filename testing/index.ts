@@ -15,3 +15,4 @@
 export { startLocalService, type LocalService, type LocalServiceOptions } from "./service";
 export { createTestStack, type TestStack, type TestStackOptions } from "./stack";
 export { WwsMocks, type WwsMocksOptions, type MockedResource } from "./mocks";
+export type { MockLive } from "./mock-reads";

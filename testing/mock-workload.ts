@@ -25,7 +25,12 @@ function counters(olds: Props, news: Props): { generation: number; restartCount:
 }
 
 /** The `/status` the local service reports of `m` once it runs. */
-function runningStatus(m: WorkloadModel, run: MockRun, generation: number, restartCount: number): WorkloadStatus {
+export function runningStatus(
+  m: WorkloadModel,
+  run: MockRun,
+  generation: number,
+  restartCount: number,
+): WorkloadStatus {
   const record = {
     id: m.identity.workloadId,
     type: m.identity.type,

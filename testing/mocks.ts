@@ -9,6 +9,8 @@ import { DEFAULT_SERVICE_OPTIONS } from "../server/options";
 import { programResource, type MockOutcome, type MockRun } from "./mock-run";
 import { mockTemplate } from "./mock-template";
 import { mockWorkload } from "./mock-workload";
+import { MockService, type MockLive } from "./mock-reads";
+import { answerReadsWith } from "../provider/functions";
 
 export interface WwsMocksOptions {
   /**
@@ -24,6 +26,12 @@ export interface WwsMocksOptions {
   project?: string;
   /** @default "stack" */
   stack?: string;
+  /**
+   * Workloads and templates that exist before the program runs, for `Class.get` and the functions
+   * (`getWorkload`, `listTemplates`, …) to find. Those and what earlier runs and this run recorded
+   * answer them; `getFleetHosts` answers the local service's default fleet. @default none
+   */
+  live?: MockLive;
   /** The domain of endpoints and admin consoles. @default the local service's, "workloads.localhost" */
   workloadDomain?: string;
 }
@@ -63,7 +71,15 @@ export class WwsMocks implements pulumi.runtime.Mocks {
   private readonly state = new Map<string, Props>();
   private readonly runs = new WeakMap<object, Run>();
 
-  constructor(private readonly options: WwsMocksOptions = {}) {}
+  private readonly service: MockService;
+
+  constructor(private readonly options: WwsMocksOptions = {}) {
+    this.service = new MockService(
+      () => this.currentRun(),
+      options.live ?? {},
+      () => pulumi.runtime.getConfig("wws:workspace"),
+    );
+  }
 
   /**
    * Starts a run of the program: the stack config, then `pulumi.runtime.setMocks` with these mocks.
@@ -72,6 +88,7 @@ export class WwsMocks implements pulumi.runtime.Mocks {
   async install(): Promise<void> {
     for (const [k, v] of Object.entries({ ...PLACEHOLDERS, ...this.options.config })) pulumi.runtime.setConfig(k, v);
     await pulumi.runtime.setMocks(this, this.options.project, this.options.stack, false);
+    answerReadsWith((workspace) => this.service.client(workspace));
   }
 
   /**
@@ -90,6 +107,7 @@ export class WwsMocks implements pulumi.runtime.Mocks {
     const typed = { __pulumiType: args.type };
     const isWorkload = WorkloadResource.isInstance(typed);
     const r = programResource(args);
+    if (args.id && (isWorkload || Template.isInstance(typed))) return this.read(args, isWorkload);
     let outcome: MockOutcome;
     if (isWorkload) outcome = await mockWorkload(r, run);
     else if (Template.isInstance(typed)) outcome = mockTemplate(r, run);
@@ -109,6 +127,18 @@ export class WwsMocks implements pulumi.runtime.Mocks {
       Object.entries(outcome.outputs).map(([k, v]) => [k, secret.has(k) ? pulumi.secret(v) : v]),
     );
     return { id: outcome.id, state };
+  }
+
+  /** A `Class.get`: the live outputs, or the error `pulumi preview` prints for a missing id. */
+  private read(args: pulumi.runtime.MockResourceArgs, isWorkload: boolean): pulumi.runtime.MockResourceResult {
+    const run = this.currentRun();
+    const found = this.service.get(String(args.id), !isWorkload);
+    if ("error" in found) {
+      run.errors.push(String(found.error));
+      return { id: undefined, state: {} };
+    }
+    run.resources.push({ type: args.type, name: args.name, id: String(args.id), inputs: {}, outputs: found });
+    return { id: String(args.id), state: found };
   }
 
   call(args: pulumi.runtime.MockCallArgs): pulumi.runtime.MockCallResult | Promise<pulumi.runtime.MockCallResult> {

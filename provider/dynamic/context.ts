@@ -4,6 +4,7 @@ import { Declarations } from "./ownership/declarations";
 import { DeleteUrns } from "./engine/deletes";
 import { replaceTargets, type ReplaceTargets } from "./engine/replace-targets";
 import { Preflight } from "./service/preflight";
+import { CapacityPlan } from "./service/capacity";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
 import { requireNetworkSettings } from "./service/network";
@@ -28,6 +29,8 @@ export interface ProviderContext {
   engineStack?: string;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
+  /** The CPUs and memory the deployment's new and grown VMs need, per placement scope. */
+  capacity: CapacityPlan;
   now(): number;
   /** Aborted when the engine cancels the deployment (the first Ctrl-C): every wait and call ends. */
   cancelled: AbortSignal;
@@ -90,6 +93,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     replaceTargets: replaceTargets(options.replaceTargets ?? []),
     engineStack: options.engineStack,
     preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
+    capacity: new CapacityPlan(),
     now: options.now ?? (() => Date.now()),
     waitTiming: options.waitTiming,
     cancelled: cancellation.signal,

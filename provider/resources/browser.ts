@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
 import { specArgsOf } from "./spec-args";
+import type { ConnectionArgs } from "./inputs";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface BrowserArgs extends WorkloadCommonArgs {
@@ -22,6 +23,22 @@ export class Browser extends WorkloadResource {
   /** True for a `Browser`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
   static isInstance(obj: unknown): obj is Browser {
     return isOfType(obj, [Browser.__pulumiType]);
+  }
+
+  /**
+   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
+   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
+   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
+   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
+   * A missing workload fails preview naming the workspace and the id.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): Browser {
+    return new Browser(name, (state ?? {}) as BrowserArgs, { ...opts, id });
   }
 
   constructor(name: string, args: BrowserArgs = {}, opts?: pulumi.CustomResourceOptions) {

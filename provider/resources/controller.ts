@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
 import { specArgsOf } from "./spec-args";
+import type { ConnectionArgs } from "./inputs";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface ControllerArgs extends WorkloadCommonArgs {
@@ -20,6 +21,22 @@ export class Controller extends WorkloadResource {
   /** True for a `Controller`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
   static isInstance(obj: unknown): obj is Controller {
     return isOfType(obj, [Controller.__pulumiType]);
+  }
+
+  /**
+   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
+   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
+   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
+   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
+   * A missing workload fails preview naming the workspace and the id.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): Controller {
+    return new Controller(name, (state ?? {}) as ControllerArgs, { ...opts, id });
   }
 
   constructor(name: string, args: ControllerArgs = {}, opts?: pulumi.CustomResourceOptions) {

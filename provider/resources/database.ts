@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { CredentialsArgs } from "./inputs";
+import type { ConnectionArgs, CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
 import { specArgsOf } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
@@ -71,6 +71,22 @@ export class Database extends WorkloadResource {
   /** True for a `Database`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
   static isInstance(obj: unknown): obj is Database {
     return isOfType(obj, [Database.__pulumiType]);
+  }
+
+  /**
+   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
+   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
+   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
+   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
+   * A missing workload fails preview naming the workspace and the id.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): Database {
+    return new Database(name, (state ?? {}) as DatabaseArgs, { ...opts, id });
   }
 
   /** How to connect, without the password: `postgresql://app@<endpoint>/postgres?sslmode=require` or `rediss://app@<endpoint>`; set when exposed. */

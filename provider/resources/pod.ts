@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
 import { specArgsOf } from "./spec-args";
+import type { ConnectionArgs } from "./inputs";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface PodPortArgs {
@@ -44,6 +45,22 @@ export class Pod extends WorkloadResource {
   /** True for a `Pod`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
   static isInstance(obj: unknown): obj is Pod {
     return isOfType(obj, [Pod.__pulumiType]);
+  }
+
+  /**
+   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
+   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
+   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
+   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
+   * A missing workload fails preview naming the workspace and the id.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): Pod {
+    return new Pod(name, (state ?? {}) as PodArgs, { ...opts, id });
   }
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {

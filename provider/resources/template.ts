@@ -5,6 +5,7 @@ import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
 import { carriedTimeouts, connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
 import { defaultedEntry } from "./shown-defaults";
+import { readResourceProps } from "./read-resource";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface TemplateArgs extends ConnectionArgs {
@@ -47,6 +48,22 @@ export class Template extends HostedResource {
     return isOfType(obj, [Template.__pulumiType]);
   }
 
+  /**
+   * The template of id `<workspace>/<templateId>` (the id its managing stack's state holds), read and not managed:
+   * its outputs are the live fields, `pulumi refresh` reads it again, `pulumi destroy`
+   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
+   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
+   * A missing template fails preview naming the workspace and the id.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): Template {
+    return new Template(name, (state ?? {}) as TemplateArgs, { ...opts, id });
+  }
+
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;
   declare readonly workspace: pulumi.Output<string>;
@@ -59,6 +76,12 @@ export class Template extends HostedResource {
   declare readonly createdAt: pulumi.Output<string>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.id !== undefined) {
+      // `get`: a read resource, whose state argument is only a connection.
+      const read = readResourceProps(args, opts, TEMPLATE_RULES.secretKeys, TEMPLATE_RULES.properties);
+      super("template", "Template", name, read.props, TEMPLATE_RULES.properties, read.opts);
+      return;
+    }
     refuseDeepInput("Template", name, "config", args.config);
     // Unknown arguments (JavaScript typos) go on to `check`, which refuses them naming each one.
     const extra = Object.fromEntries(Object.entries(args).filter(([k, v]) => !TEMPLATE_ARGS.has(k) && v !== undefined));

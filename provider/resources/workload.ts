@@ -13,6 +13,7 @@ import { claimWorkloadId } from "./declared-ids";
 import { deletedWithWarning, replacementOptions } from "./replacement-options";
 import { takeImportOption } from "./import-option";
 import { defaultedEntry } from "./shown-defaults";
+import { readResourceProps } from "./read-resource";
 import {
   carriedTimeouts,
   connectionProps,
@@ -106,6 +107,14 @@ export abstract class WorkloadResource extends HostedResource {
     /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
     consumed: readonly string[] = [],
   ) {
+    if (givenOpts?.id !== undefined) {
+      // `get`: a read resource, whose state argument is only a connection.
+      // The class's spec fields too: the live spec fills them (a database's `engine`, a pod's `image`).
+      const properties = new Set([...WORKLOAD_RULES.properties, ...Object.keys(spec)]);
+      const read = readResourceProps(args, givenOpts, WORKLOAD_RULES.secretKeys, properties);
+      super("workload", className, name, read.props, WORKLOAD_RULES.properties, read.opts);
+      return;
+    }
     const { opts, importId } = takeImportOption(givenOpts);
     for (const key of Object.keys(spec)) {
       if (RESERVED.has(key))
@@ -189,6 +198,22 @@ export class Workload extends WorkloadResource {
   /** True for a `Workload`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
   static isInstance(obj: unknown): obj is Workload {
     return isOfType(obj, [Workload.__pulumiType]);
+  }
+
+  /**
+   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
+   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
+   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
+   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
+   * A missing workload fails preview naming the workspace and the id.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): Workload {
+    return new Workload(name, (state ?? {}) as WorkloadArgs, { ...opts, id });
   }
 
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {

@@ -71,6 +71,12 @@ export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typePara
     ? ctx.store.fleet.checkPlacement(spec.placement as { region?: string; host?: string })
     : [];
   if (placementIssues.length > 0) throw validationFailed(placementIssues);
+  if (isVmType(type) && ctx.options.refuseWithoutRoom && growsOrMoves(existing?.spec, spec)) {
+    const placement = spec.placement as { region?: string; host?: string } | undefined;
+    const demand = { cpus: spec.cpus as number | undefined, memory: spec.memory as string | undefined };
+    const why = ctx.store.fleet.noRoom(placement, demand, ctx.store.placedVms(existing));
+    if (why) throw conflict(why, "cpus");
+  }
 
   // Accepted: from here on, change state.
   const w: WorkloadRecord = existing ?? {
@@ -175,4 +181,10 @@ export function tenantSpec(ws: WorkspaceState): {
       .filter((w) => w.phase !== "Deleting")
       .map((w) => ({ id: w.id, type: w.type, spec: w.spec })),
   };
+}
+
+/** A new VM, or one whose size or placement changes: what `refuseWithoutRoom` checks. */
+function growsOrMoves(before: Record<string, unknown> | undefined, after: Record<string, unknown>): boolean {
+  if (before === undefined) return true;
+  return ["cpus", "memory", "placement"].some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }

@@ -23,7 +23,17 @@ const RESOURCES = [
   "WorkloadResource",
   "Workspace",
   "getFleetHosts",
+  "getFleetHostsOutput",
+  "getTemplate",
+  "getTemplateOutput",
+  "getWorkload",
+  "getWorkloadOutput",
   "getWorkloadStatus",
+  "getWorkloadStatusOutput",
+  "listTemplates",
+  "listTemplatesOutput",
+  "listWorkloads",
+  "listWorkloadsOutput",
   "workloadTypeOf",
 ];
 

@@ -14,3 +14,11 @@ export function parseId(resourceId: string, what: "workload" | "template"): { wo
   }
   return { workspace: resourceId.slice(0, slash), id: resourceId.slice(slash + 1) };
 }
+
+/** Why `Class.get(name, id)` failed: no such workload or template. */
+export function missingForGet(what: "workload" | "template", workspace: string, id: string): string {
+  return (
+    `get: workspace ${workspace} has no ${what} ${id} (id ${formatId(workspace, id)}): ` +
+    `pass the id its managing stack's state holds, <workspace>/<${what}Id>`
+  );
+}

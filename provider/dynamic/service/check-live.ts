@@ -45,6 +45,17 @@ export async function checkAgainstService(
   if (!containsUnknown(inputs.placement)) {
     const placement = await ctx.preflight.placement(client, conn, inputs.placement);
     if (placement) failures.push(placement);
+    else
+      failures.push(
+        ...(await checkCapacity(
+          ctx,
+          client,
+          conn,
+          olds,
+          { ...inputs, [RESOURCE_URN_KEY]: news[RESOURCE_URN_KEY] },
+          isNew,
+        )),
+      );
   }
   const id = inputs.workloadId;
   if (!isNew || inputs.adopt === true || containsUnknown(inputs.adopt) || typeof id !== "string") return failures;
@@ -55,4 +66,34 @@ export async function checkAgainstService(
   const urn = typeof news[RESOURCE_URN_KEY] === "string" ? news[RESOURCE_URN_KEY] : undefined;
   if (live !== undefined) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live, urn)));
   return failures;
+}
+
+/**
+ * A new or grown VM against the fleet (read once per deployment): a failure when no host of its
+ * scope could ever hold it, a warning on its row when the plan needs more than the scope has free.
+ */
+async function checkCapacity(
+  ctx: ProviderContext,
+  client: WorkspaceClient,
+  conn: Connection,
+  olds: Props,
+  inputs: Props,
+  isNew: boolean,
+): Promise<Failure[]> {
+  const type = inputs.type;
+  if (
+    typeof type !== "string" ||
+    !type.startsWith("vm-") ||
+    containsUnknown(inputs.cpus) ||
+    containsUnknown(inputs.memory)
+  )
+    return [];
+  const fleet = await ctx.preflight.fleet(client, conn).catch(() => undefined);
+  if (fleet === undefined) return [];
+  const vm = `${type} ${String(inputs.workloadId)}`;
+  const before = isNew ? undefined : olds;
+  const { failure, warning } = ctx.capacity.check(fleet, vm, inputs.placement, inputs, before);
+  const urn = typeof inputs[RESOURCE_URN_KEY] === "string" ? inputs[RESOURCE_URN_KEY] : undefined;
+  if (warning) ctx.progress.note(warning, urn);
+  return failure ? [failure] : [];
 }

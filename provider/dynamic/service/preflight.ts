@@ -196,13 +196,7 @@ export class Preflight {
     if (typeof placement !== "object" || placement === null) return undefined;
     const { region, host } = placement as { region?: unknown; host?: unknown };
     if (typeof region !== "string" && typeof host !== "string") return undefined;
-    const fleet = await once(this.fleets, conn, () =>
-      // The fleet endpoint is named, not specified: a service without it is not a reason to fail.
-      client.getFleetHosts(this.call()).catch((err: unknown) => {
-        if (err instanceof HttpError && (err.status === 404 || err.status === 501)) return undefined;
-        throw err;
-      }),
-    );
+    const fleet = await this.fleet(client, conn);
     if (fleet === undefined) return undefined;
     const regions = fleet.regions.map((g) => g.name);
     if (typeof region === "string" && !regions.includes(region))
@@ -217,6 +211,17 @@ export class Preflight {
         `no host ${host} in the fleet; the hosts are ${hosts.join(", ")} (GET /v1/fleet/hosts). Pick one, or set a region instead`,
       );
     return undefined;
+  }
+
+  /** The fleet, read once per connection; undefined when the service has no fleet endpoint. */
+  fleet(client: WorkspaceClient, conn: Connection): Promise<FleetHosts | undefined> {
+    return once(this.fleets, conn, () =>
+      // The fleet endpoint is named, not specified: a service without it is not a reason to fail.
+      client.getFleetHosts(this.call()).catch((err: unknown) => {
+        if (err instanceof HttpError && (err.status === 404 || err.status === 501)) return undefined;
+        throw err;
+      }),
+    );
   }
 
   private call(): { deadline: number; timeoutMs: number; signal?: AbortSignal } {

@@ -16,7 +16,7 @@ import type { ManagedContext } from "../context";
 import { diffResultOf } from "../diff-result";
 import { sameValue } from "../inputs/equal";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
-import { formatId, parseId } from "../inputs/ids";
+import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { TEMPLATE_RULES } from "../../fields/template-fields";
 import { PROVIDER_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { settleClassDefaults } from "../inputs/class-defaults";
@@ -153,6 +153,9 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
         try {
           t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "read").call);
         } catch (err) {
+          // A `get` (its first read: only a declared or read template's state has a kind) names what is missing.
+          if (err instanceof NotFoundError && base.kind === undefined)
+            throw new Error(missingForGet("template", conn.workspace, templateId));
           if (err instanceof NotFoundError) return { id: "" }; // gone: leaves the stack
           throw err;
         }

@@ -7,7 +7,7 @@ import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
 import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
-import { formatId, parseId } from "../inputs/ids";
+import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { CredentialVault, loginOf } from "../credentials/digest";
 import { alreadyExistsMessage, liveDifferences, runsDeclaredSpec, takeover } from "../ownership/takeover";
 import { checkAgainstService } from "../service/check-live";
@@ -189,8 +189,13 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           note,
         ]);
         if (recordedNote) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recordedNote}`);
-        // Gone: an empty id drops the resource from the stack.
-        if (status === undefined) return { id: "" };
+        if (status === undefined) {
+          // A `get` (its first read: only a declared or read resource's state has a type) names what is missing.
+          if (stored.identity.type === undefined)
+            throw new Error(missingForGet("workload", conn.workspace, workloadId));
+          // Gone: an empty id drops the resource from the stack.
+          return { id: "" };
+        }
         const entry = spec.workloads.find((w) => w.id === workloadId);
         const type = (entry?.type ?? status.type ?? stored.identity.type) as WorkloadType;
         const found = withSpec(stored, type, entry ? liveSpec(stored.spec, entry.spec) : stored.spec);

@@ -1,0 +1,232 @@
+/**
+ * What a stack can read without managing it, through the real `pulumi` CLI against the local
+ * service: stack `b` reads stack `local`'s database and template with `get` and calls every
+ * function in both forms, first as plain JavaScript, then as TypeScript; `b`'s destroy sends
+ * nothing, and `local`'s next preview is clean.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { cliProject, type CliProject } from "./cli-project";
+import { ROOT, password, serviceForFile } from "./harness";
+
+jest.setTimeout(5 * 60_000);
+
+const service = serviceForFile({ reconcileMs: 20 });
+
+async function ok(p: CliProject, args: string[], stack?: string | null): Promise<string> {
+  const run = await p.pulumi(args, stack);
+  expect({ code: run.code, out: run.code === 0 ? "" : `${run.stdout.slice(-3000)}\n${run.stderr}` }).toEqual({
+    code: 0,
+    out: "",
+  });
+  return run.stdout;
+}
+
+async function refused(p: CliProject, args: string[], stack?: string | null): Promise<string> {
+  const run = await p.pulumi(args, stack);
+  expect(run.code).not.toBe(0);
+  return `${run.stdout}\n${run.stderr}`;
+}
+
+const outputs = async (p: CliProject, stack: string): Promise<Record<string, unknown>> =>
+  JSON.parse(await ok(p, ["stack", "output", "--json", "--show-secrets"], stack)) as Record<string, unknown>;
+
+const head = (ts: boolean): string =>
+  ts
+    ? 'import * as pulumi from "@pulumi/pulumi";\nimport * as wws from "pulumi-wws";\n'
+    : 'const pulumi = require("@pulumi/pulumi");\nconst wws = require("pulumi-wws");\n';
+/** `export const x = …` lines as JavaScript's `exports.x = …` unless `ts`. */
+const exported = (source: string, ts: boolean): string =>
+  ts ? source : source.replace(/^export const (\w+) = /gm, "exports.$1 = ");
+
+/** The managing stack (`local`): a database, a pod and a template. */
+const managing = (pw: string, ts = false): string =>
+  exported(
+    `${head(ts)}void pulumi;
+const db = new wws.Database("db", { engine: "postgres", credentials: { password: ${JSON.stringify(pw)} }, network: { exposed: true } });
+new wws.Pod("web", { image: "nginx:1.27", ports: [{ name: "http", port: 80 }] });
+const tpl = new wws.Template("tpl", { name: "base", kind: "pod", config: { pod: { image: "nginx:1.27" } } });
+export const endpoint = db.endpoint;
+export const templateId = tpl.templateId;
+`,
+    ts,
+  );
+
+/** The reading stack (`b`): `get` and every function, each in both forms. `ts` adds types. */
+const reading = (templateId: string, ts: boolean): string => {
+  const any = ts ? ": any" : "";
+  return exported(
+    `${head(ts)}const ws = new pulumi.Config("wws").require("workspace");
+const db = wws.Database.get("shared-db", \`\${ws}/db\`);
+const tpl = wws.Template.get("shared-tpl", \`\${ws}/${templateId}\`);
+const short = (w${any}) => [w.workloadId, w.type, w.status.phase];
+const names = (list${any}) => list.map((t${any}) => t.name + "=" + t.id).sort();
+const hosts = (f${any}) => f.regions.flatMap((r${any}) => r.hosts.map((h${any}) => h.name)).sort();
+const read = {
+  getWorkload: wws.getWorkload({ workloadId: "web" }).then(short),
+  getWorkloadOutput: wws.getWorkloadOutput({ workloadId: "web" }).apply(short),
+  listWorkloads: wws.listWorkloads({ kind: "storage" }).then((l) => l.map(short)),
+  listWorkloadsOutput: wws.listWorkloadsOutput().apply((l) => l.map(short).sort()),
+  getTemplate: wws.getTemplate({ name: "base" }).then((t) => t.id),
+  getTemplateOutput: wws.getTemplateOutput({ templateId: "${templateId}" }).apply((t) => t.name),
+  listTemplates: wws.listTemplates().then(names),
+  listTemplatesOutput: wws.listTemplatesOutput().apply(names),
+  getFleetHosts: wws.getFleetHosts().then(hosts),
+  getFleetHostsOutput: wws.getFleetHostsOutput().apply(hosts),
+  getFleetHostsAsBefore: wws.getFleetHosts().apply(hosts),
+  getWorkloadStatus: wws.getWorkloadStatus({ workloadId: "db" }).then((s) => s.phase),
+  getWorkloadStatusOutput: wws.getWorkloadStatusOutput({ workloadId: "db" }).apply((s) => s.phase),
+};
+export const endpoint = db.endpoint;
+export const connectionUri = db.connectionUri;
+export const phase = db.phase;
+export const templateName = tpl.name;
+export const functions = read;
+`,
+    ts,
+  );
+};
+
+describe("get and the functions", () => {
+  it("reads another stack's database and template, calls every function in JS and TS, and leaves the managing stack alone", async () => {
+    const p = service.keep(await cliProject(service, "wws-reads"));
+    const pw = password("db");
+    p.setProgram(managing(pw));
+    await ok(p, ["up", "--yes", "--skip-preview"]);
+    const a = await outputs(p, "local");
+    const templateId = String(a.templateId);
+    expect(a.endpoint).toEqual(expect.stringContaining(":5432"));
+
+    await p.addStack("b");
+    p.setProgram(reading(templateId, false));
+    await ok(p, ["up", "--yes", "--skip-preview"], "b");
+    const b = await outputs(p, "b");
+    const ws = p.ws.name;
+    const live = await p.client.listTemplates();
+    const fleet = await p.client.getFleetHosts();
+    const fleetNames = fleet.regions.flatMap((r) => r.hosts.map((h) => h.name)).sort();
+    const expected = {
+      getWorkload: ["web", "pod", "Running"],
+      getWorkloadOutput: ["web", "pod", "Running"],
+      listWorkloads: [["db", "storage", "Running"]],
+      listWorkloadsOutput: [
+        ["db", "storage", "Running"],
+        ["web", "pod", "Running"],
+      ],
+      getTemplate: templateId,
+      getTemplateOutput: "base",
+      listTemplates: live.map((t) => `${t.name}=${t.id}`).sort(),
+      listTemplatesOutput: live.map((t) => `${t.name}=${t.id}`).sort(),
+      getFleetHosts: fleetNames,
+      getFleetHostsOutput: fleetNames,
+      getFleetHostsAsBefore: fleetNames,
+      getWorkloadStatus: (await p.client.getStatus("db")).phase,
+      getWorkloadStatusOutput: (await p.client.getStatus("db")).phase,
+    };
+    expect(b).toEqual({
+      endpoint: a.endpoint,
+      connectionUri: `postgresql://app@${String(a.endpoint)}/postgres?sslmode=require`,
+      phase: "Running",
+      templateName: "base",
+      functions: expected,
+    });
+    // Write-only: the password is nowhere in the reading stack's state.
+    const stateB = await ok(p, ["stack", "export", "--show-secrets"], "b");
+    expect(stateB).not.toContain(pw);
+    expect(stateB).toContain(`"id": "${ws}/db"`);
+
+    // Refresh reads again; the managing stack's preview is clean (the read claims nothing).
+    await ok(p, ["refresh", "--yes", "--skip-preview"], "b");
+    p.setProgram(managing(pw));
+    await ok(p, ["preview", "--expect-no-changes"], "local");
+
+    // The same program as TypeScript, typed by the package's declarations (ts-node checks them).
+    fs.writeFileSync(path.join(p.workDir, "Pulumi.yaml"), "name: wws-reads\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(p.workDir, "package.json"), JSON.stringify({ name: "wws-reads", main: "index.ts" }));
+    for (const dep of ["typescript", "ts-node", "@types"])
+      fs.symlinkSync(path.join(ROOT, "node_modules", dep), path.join(p.workDir, "node_modules", dep), "dir");
+    fs.writeFileSync(path.join(p.workDir, "index.ts"), reading(templateId, true));
+    fs.rmSync(path.join(p.workDir, "index.js"));
+    await ok(p, ["up", "--yes", "--skip-preview", "--refresh"], "b");
+    expect(await outputs(p, "b")).toEqual(b);
+
+    // Destroy forgets the read resources: nothing is sent, the database runs on.
+    const mark = await p.mark();
+    await ok(p, ["destroy", "--yes", "--skip-preview"], "b");
+    expect(await mark.since()).toEqual({ rows: [], mutating: 0 });
+    expect((await p.client.getStatus("db")).phase).toBe("Running");
+    fs.writeFileSync(path.join(p.workDir, "index.ts"), managing(pw, true));
+    await ok(p, ["preview", "--expect-no-changes"], "local");
+
+    // A missing id fails preview naming the workspace and the id; two templates of one name fail naming both.
+    const second = await p.client.createTemplate({
+      name: "base",
+      kind: "pod",
+      config: { pod: { image: "nginx:1.27" } },
+    });
+    fs.writeFileSync(
+      path.join(p.workDir, "index.ts"),
+      `import * as wws from "pulumi-wws";\nwws.Pod.get("ghost", "${ws}/ghost");\nwws.Template.get("gone", "${ws}/tpl_0");\n`,
+    );
+    const missing = await refused(p, ["preview"], "b");
+    expect(missing).toContain(`get: workspace ${ws} has no workload ghost (id ${ws}/ghost)`);
+    expect(missing).toContain(`get: workspace ${ws} has no template tpl_0 (id ${ws}/tpl_0)`);
+    fs.writeFileSync(
+      path.join(p.workDir, "index.ts"),
+      `import * as wws from "pulumi-wws";\nexport const t = wws.getTemplate({ name: "base" }).then((t) => t.id);\n`,
+    );
+    const twice = await refused(p, ["preview"], "b");
+    expect(twice).toContain(`workspace ${ws} has 2 templates named "base": ${templateId}, ${second.id}`);
+  });
+});
+
+describe("preview against the fleet's capacity", () => {
+  const lab = serviceForFile({
+    reconcileMs: 20,
+    refuseWithoutRoom: true,
+    fleet: {
+      regions: [
+        {
+          name: "lab",
+          hosts: [
+            { name: "lab-1", capacity: { cpus: 8, memory: "32Gi" } },
+            { name: "lab-2", capacity: { cpus: 8, memory: "32Gi" } },
+          ],
+        },
+      ],
+    },
+  });
+  const vms = (sizes: Record<string, number>, pw: string): string =>
+    `const wws = require("pulumi-wws");\n` +
+    Object.entries(sizes)
+      .map(
+        ([id, cpus]) =>
+          `new wws.VirtualMachine(${JSON.stringify(id)}, { os: "ubuntu", cpus: ${cpus}, memory: "8Gi", placement: { region: "lab" }, credentials: { username: "ops", password: ${JSON.stringify(pw)} } });`,
+      )
+      .join("\n");
+
+  it("fails a VM bigger than every host with nothing sent, and warns with the figures when the plan exceeds what is free", async () => {
+    const p = lab.keep(await cliProject(lab, "wws-capacity"));
+    const pw = password("vm");
+    p.setProgram(vms({ huge: 200 }, pw));
+    const mark = await p.mark();
+    const huge = await refused(p, ["up", "--yes", "--skip-preview"]);
+    expect(huge).toContain(
+      "vm-ubuntu huge needs 200 CPUs and 8Gi, more than any host of region lab holds: the largest, lab-1, has 8 CPUs and 32Gi in all",
+    );
+    expect(await mark.since()).toEqual({ rows: [], mutating: 0 });
+
+    // Three VMs of 6 CPUs: each fits a host, together more than the region's 16 free CPUs.
+    p.setProgram(vms({ a: 6, b: 6, c: 6 }, pw));
+    const preview = await ok(p, ["preview"]);
+    const warning =
+      "the plan's new and grown VMs in region lab need 18 CPUs and 24Gi so far, more than its hosts have free now (16 CPUs and 64Gi";
+    expect(preview).toContain(warning);
+    // With the service refusing a VM no host has room for, `up` fails as the warning said.
+    const up = await refused(p, ["up", "--yes", "--skip-preview"]);
+    expect(up).toContain(warning);
+    expect(up).toMatch(
+      /no host of lab has room for 6 CPUs and 8Gi now \(free: lab-1 2 CPUs\/24Gi, lab-2 2 CPUs\/24Gi\)/,
+    );
+  });
+});
