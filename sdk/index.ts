@@ -146,4 +146,5 @@ export {
   jsonDepth,
   templatePasswordPaths,
   formatPath,
+  specKeyOf,
 } from "./schemas";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { CREATE_BODY, CpuQuantity, Name, SizeQuantity, TemplateCreate, type WorkloadType } from "../../sdk";
-import { specKeyOf } from "../../sdk/schemas/workloads";
+import { CREATE_BODY, CpuQuantity, Name, SizeQuantity, TemplateCreate, specKeyOf, type WorkloadType } from "../../sdk";
 import type { ChangeEffect, FieldDeclaration, FieldTable, OptionValue } from "./declaration";
 import { TEMPLATE_FIELDS } from "./template-fields";
 import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";

@@ -158,6 +158,7 @@ const SDK_FOR_PROVIDER = [
   "jsonDepth",
   "templatePasswordPaths",
   "formatPath",
+  "specKeyOf",
 ];
 
 describe("the package's entry points", () => {
