@@ -11,6 +11,9 @@ import { findingsOf, signatureOf, type Cause, type Finding } from "./finding";
 import { Reverter } from "./revert";
 import { loadStack, projectOf, stackLocked, type ManagedWorkload, type StackView } from "./stack";
 
+/** Actors of rows the service writes itself, not a key's change. */
+const SERVICE_ACTORS = new Set(["reconciler", "control"]);
+
 export interface WatchOptions {
   /** Stack names; the project directory is the process's working directory. */
   stacks: string[];
@@ -207,8 +210,10 @@ export class Watch {
   private schedule(g: Group, id: string, cause: Cause): void {
     if (this.stopped) return;
     const had = g.pending.get(id);
-    // The first row that names the workload is the change; later ones (its phase rows) are its consequences.
-    if (!had || (!had.actor && cause.actor)) g.pending.set(id, cause);
+    // The first row of a key's change names who made it; the service's own rows (the reconciler's
+    // phase steps, a control action) are consequences, kept only while nothing better is known.
+    const byService = (c?: Cause): boolean => !c?.actor || SERVICE_ACTORS.has(c.actor);
+    if (!had || (byService(had) && !byService(cause))) g.pending.set(id, cause);
     if (g.timer) return;
     g.timer = setTimeout(() => void this.flush(g), this.options.debounceMs ?? 100);
   }

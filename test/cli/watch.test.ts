@@ -181,6 +181,9 @@ describe("pulumi-wws watch", () => {
     );
     expect(fieldsOf(vm)).toEqual([["cpus", 3, 4]]);
     expect(watch.findings).toHaveLength(4);
+    await ops.restartWorkload("web");
+    const restarted = await until("the restart", () => watch.findings.find((f) => f.kind === "restarted"));
+    expect(restarted).toMatchObject({ resource: 'Pod "web"', actor: "ops-laptop" });
     watch.proc.kill("SIGTERM");
     expect(await watch.exited).toBe(0);
 
@@ -215,5 +218,56 @@ describe("pulumi-wws watch", () => {
     // No secret in anything the watches printed.
     const printed = JSON.stringify(watchers.map((w) => [w.findings, w.status]));
     for (const secret of [dbPassword, STACK_KEY, OPS_KEY]) expect(printed).not.toContain(secret);
+  });
+
+  it("finds the same against a service of the spec profile (rows that name nothing), and reports a Failed workload and a delete", async () => {
+    const spec = await startRestartableService({
+      prefix: "watchspec",
+      count: 1,
+      keyFor: () => STACK_KEY,
+      service: {
+        profile: "spec",
+        keys: { "watchspec-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] },
+      },
+    });
+    try {
+      const ws = spec.workspace();
+      const s = await fileProgramStack("wws-watch-spec");
+      kept.push(s);
+      await s.stack.setAllConfig({
+        "wws:baseUrl": { value: spec.url },
+        "wws:workspace": { value: ws.name },
+        "wws:apiKey": { value: ws.apiKey, secret: true },
+      });
+      s.setProgram(
+        `const wws = require("pulumi-wws");\n` +
+          `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\n` +
+          `new wws.Pod("side", { image: "nginx:1.27" });\n`,
+      );
+      await upOk(s.stack);
+      const ops = new WorkspaceClient({ baseUrl: spec.url, workspace: ws.name, apiKey: OPS_KEY });
+      const watch = startWatch(s.stack, []);
+      watchers.push(watch);
+      await until("the watch to start", () => watch.status.some((l) => /watching 2 workloads/.test(l)));
+
+      await changeLive(ops, "web", { memory: "1Gi" });
+      const drift = await until("the pod's change", () => watch.findings.find((f) => f.kind === "drift"));
+      expect(drift).toMatchObject({ resource: 'Pod "web"', actor: "ops-laptop" });
+      expect(fieldsOf(drift)).toEqual([["memory", "512Mi", "1Gi"]]);
+
+      // (A restart is not visible here: the spec's /status has no restartCount, so preview --refresh misses it too.)
+      await spec.ctl.failWorkload(ws.name, "side", "image pull failed");
+      const failed = await until("Failed", () => watch.findings.find((f) => f.kind === "failed"));
+      expect(failed.message).toBe("image pull failed");
+      await ops.deleteWorkload("side");
+      await until("the delete", () => watch.findings.find((f) => f.kind === "deleted" && f.resource === 'Pod "side"'));
+      await sleep(1000);
+      expect(watch.findings.map((f) => f.kind).sort()).toEqual(["deleted", "drift", "failed"]);
+      watch.proc.kill("SIGTERM");
+      expect(await watch.exited).toBe(0);
+      await ops.close();
+    } finally {
+      await spec.close();
+    }
   });
 });
