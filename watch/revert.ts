@@ -1,4 +1,4 @@
-import { pulumi } from "../cli/recover/pulumi-cli";
+import { pulumi, type StackPlace } from "../cli/recover/pulumi-cli";
 import type { Difference } from "./compare";
 import type { Finding } from "./finding";
 
@@ -9,6 +9,7 @@ interface ReverterHooks {
   report(f: Finding): void;
   locked(stack: string): Promise<boolean>;
   relearn(): Promise<void>;
+  place(stack: string): StackPlace;
 }
 
 const LOCK_POLL_MS = 500;
@@ -65,7 +66,11 @@ export class Reverter {
       // A running update holds the lock: wait for it, never break it.
       while (await this.hooks.locked(f.stack).catch(() => true)) await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
       try {
-        await pulumi(["up", "--yes", "--skip-preview", "--refresh", "--target", f.urn], f.stack);
+        await pulumi(
+          ["up", "--yes", "--skip-preview", "--refresh", "--target", f.urn],
+          f.stack,
+          this.hooks.place(f.stack),
+        );
         break;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pulumi } from "../cli/recover/pulumi-cli";
+import { pulumi, type StackPlace } from "../cli/recover/pulumi-cli";
 import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../cli/recover/pending-creates";
 import type { StackConfig } from "../provider/dynamic/service/connection";
 import type { Props } from "../provider/dynamic/inputs/props";
@@ -34,10 +34,10 @@ export async function selectedStack(): Promise<string> {
 }
 
 /** A stack's workloads and config, read with the `pulumi` CLI: any backend and secrets provider. */
-export async function loadStack(name: string): Promise<StackView> {
+export async function loadStack(name: string, where: StackPlace = {}): Promise<StackView> {
   const [exported, configText] = await Promise.all([
-    pulumi(["stack", "export", "--show-secrets"], name),
-    pulumi(["config", "--json", "--show-secrets"], name),
+    pulumi(["stack", "export", "--show-secrets"], name, where),
+    pulumi(["config", "--json", "--show-secrets"], name, where),
   ]);
   const state = JSON.parse(exported) as ExportedStack;
   const raw = JSON.parse(configText) as Record<string, { value?: unknown }>;
@@ -59,7 +59,8 @@ export async function loadStack(name: string): Promise<StackView> {
  * Whether an update holds the stack's lock. A file backend keeps a lock file per running update;
  * other backends list the running update in the stack's history as in progress.
  */
-export async function stackLocked(name: string, project: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+export async function stackLocked(name: string, project: string, where: StackPlace): Promise<boolean> {
+  const env = where.env ?? process.env;
   const backend = env.PULUMI_BACKEND_URL ?? "";
   if (backend.startsWith("file://")) {
     const stackName = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
@@ -76,7 +77,7 @@ export async function stackLocked(name: string, project: string, env: NodeJS.Pro
     }
     return false;
   }
-  const history = JSON.parse(await pulumi(["stack", "history", "--json", "--page-size", "1"], name)) as Array<{
+  const history = JSON.parse(await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where)) as Array<{
     result?: string;
   }>;
   return history[0]?.result === "in-progress";

@@ -9,14 +9,17 @@ import type { ProviderImpl } from "../provider/dynamic/types";
 import { compareWorkload } from "./compare";
 import { findingsOf, signatureOf, type Cause, type Finding } from "./finding";
 import { Reverter } from "./revert";
+import type { StackPlace } from "../cli/recover/pulumi-cli";
 import { loadStack, projectOf, stackLocked, type ManagedWorkload, type StackView } from "./stack";
 
 /** Actors of rows the service writes itself, not a key's change. */
 const SERVICE_ACTORS = new Set(["reconciler", "control"]);
 
 export interface WatchOptions {
-  /** Stack names; the project directory is the process's working directory. */
+  /** Stack names; their project directory is the process's working directory unless `placeOf` says another. */
   stacks: string[];
+  /** A stack's project directory and environment. @default this process's, with `env` */
+  placeOf?: (stack: string) => StackPlace;
   onFinding: (finding: Finding) => void;
   /** Status lines ("all as declared", waits, stream changes). */
   onStatus?: (line: string) => void;
@@ -41,6 +44,8 @@ interface Group {
   pending: Map<string, Cause>; // workload id → cause; "*" all
   timer?: NodeJS.Timeout;
   wasOpen: boolean;
+  /** The service's activity rows name their target (an extension of the spec). */
+  rowsNameTargets: boolean;
 }
 
 interface StackEntry {
@@ -73,6 +78,7 @@ export class Watch {
       report: (f) => this.report(f),
       locked: (stack) => this.locked(stack),
       relearn: () => this.relearn(),
+      place: (stack) => this.place(stack),
     });
   }
 
@@ -109,10 +115,14 @@ export class Watch {
     );
   }
 
+  private place(stack: string): StackPlace {
+    return this.options.placeOf?.(stack) ?? { env: this.env };
+  }
+
   private async locked(stack: string): Promise<boolean> {
     const view = this.stacks.get(stack)?.view;
     const project = view?.workloads[0] ? projectOf(view.workloads[0].urn) : "";
-    return stackLocked(stack, project, this.env);
+    return stackLocked(stack, project, this.place(stack));
   }
 
   private relearn(): Promise<void> {
@@ -123,11 +133,11 @@ export class Watch {
   /** Reads each stack's state and config; a changed state's workloads are watched as it now records them. */
   private async learn(): Promise<void> {
     for (const name of this.options.stacks) {
-      const view = await loadStack(name);
+      const view = await loadStack(name, this.place(name));
       const before = this.stacks.get(name);
       if (before?.view.version === view.version) continue;
       if (before) await before.ctx.close();
-      const ctx = createContext({ config: view.config, env: this.env, replaceTargets: [] });
+      const ctx = createContext({ config: view.config, env: this.place(name).env ?? this.env, replaceTargets: [] });
       this.stacks.set(name, { view, ctx, provider: createWorkloadProvider(ctx) });
     }
     this.regroup();
@@ -161,6 +171,7 @@ export class Watch {
             workloads: new Map(),
             pending: new Map(),
             wasOpen: false,
+            rowsNameTargets: false,
             unsubscribe: () => undefined,
           };
           fresh.unsubscribe = this.hub.subscribe(
@@ -192,7 +203,9 @@ export class Watch {
   }
 
   private onEvent(g: Group, e: WorkspaceEvent): void {
-    if (e.type === "resync" || e.type === "spec-changed") return this.schedule(g, "*", {});
+    if (e.type === "resync") return this.schedule(g, "*", {});
+    // Where the service's rows name their workload, each change comes with one: spec-changed adds nothing.
+    if (e.type === "spec-changed") return g.rowsNameTargets ? undefined : this.schedule(g, "*", {});
     if (e.type !== "activity") return;
     const row = e.data;
     const cause: Cause = {
@@ -203,6 +216,7 @@ export class Watch {
     const id = row.target?.id;
     // A row that names nothing (the spec's rows): any managed workload may have changed.
     if (id === undefined) return this.schedule(g, "*", cause);
+    g.rowsNameTargets = true;
     if (row.target?.type !== undefined && row.target.type !== "workload") return;
     if (g.workloads.has(id)) this.schedule(g, id, cause);
   }
