@@ -11,6 +11,7 @@ import * as dynamic from "../../provider/dynamic";
 import * as sdk from "../../sdk";
 import * as server from "../../server";
 import * as testing from "../../testing";
+import * as watch from "../../watch";
 
 const RESOURCES = [
   "Browser",
@@ -156,6 +157,7 @@ describe("the package's entry points", () => {
       ["ControlClient", "DEFAULT_SERVICE_OPTIONS", "OptionError", "PROFILES", "TRANSITIONS", "startService"],
     ],
     ["pulumi-wws/testing", testing, ["WwsMocks", "createTestStack", "startLocalService"]],
+    ["pulumi-wws/watch", watch, ["Watch", "lineOf", "watchStacks"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
   });
