@@ -110,9 +110,12 @@ export class Watch {
   private status(): void {
     const names = [...this.stacks.keys()].join(", ");
     const workspaces = [...new Set([...this.groups.values()].map((g) => g.workspace))].join(", ");
-    this.options.onStatus?.(
-      `watching ${this.size} workloads of stack ${names} in workspace ${workspaces}: all as declared, but for what was reported`,
-    );
+    const differing = this.reported.size;
+    const verdict =
+      differing === 0
+        ? "all as declared"
+        : `${differing} differ from the stack's record (reported above), the others as declared`;
+    this.options.onStatus?.(`watching ${this.size} workloads of stack ${names} in workspace ${workspaces}: ${verdict}`);
   }
 
   private place(stack: string): StackPlace {
