@@ -55,13 +55,31 @@ export async function loadStack(name: string, where: StackPlace = {}): Promise<S
   return { name, workloads, config, version: `${manifest?.time ?? ""}:${workloads.length}` };
 }
 
+const backends = new Map<string, Promise<string>>();
+
+/** The backend the stack's commands use: PULUMI_BACKEND_URL, else the login's (`pulumi whoami`), asked once per project. */
+function backendUrl(where: StackPlace): Promise<string> {
+  const fromEnv = (where.env ?? process.env).PULUMI_BACKEND_URL;
+  if (fromEnv) return Promise.resolve(fromEnv);
+  const key = where.cwd ?? process.cwd();
+  let url = backends.get(key);
+  if (!url) {
+    url = pulumi(["whoami", "--json"], undefined, where).then(
+      (out) => String((JSON.parse(out) as { url?: unknown }).url ?? ""),
+      () => "",
+    );
+    backends.set(key, url);
+  }
+  return url;
+}
+
 /**
  * Whether an update holds the stack's lock. A file backend keeps a lock file per running update;
  * other backends list the running update in the stack's history as in progress.
  */
 export async function stackLocked(name: string, project: string, where: StackPlace): Promise<boolean> {
   const env = where.env ?? process.env;
-  const backend = env.PULUMI_BACKEND_URL ?? "";
+  const backend = await backendUrl(where);
   if (backend.startsWith("file://")) {
     const stackName = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
     const root = backend.slice("file://".length).replace(/^~/, env.HOME ?? "~");
