@@ -13,6 +13,7 @@ interface ReverterHooks {
 }
 
 const LOCK_POLL_MS = 500;
+const MAX_LOCKED_TRIES = 20;
 
 /**
  * `--revert`: a drifted field that the provider updates in place is put back by
@@ -24,6 +25,7 @@ export class Reverter {
   private readonly lastRevert = new Map<string, number>();
   private readonly contested = new Set<string>();
   private readonly queues = new Map<string, Promise<void>>();
+  private stopped = false;
 
   constructor(private readonly hooks: ReverterHooks) {}
 
@@ -61,10 +63,20 @@ export class Reverter {
     );
   }
 
+  /** No revert starts after this; one under way ends as its `pulumi up` does. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   private async revert(f: Finding, command: string): Promise<void> {
+    let lockedTries = 0;
     for (;;) {
       // A running update holds the lock: wait for it, never break it.
-      while (await this.hooks.locked(f.stack).catch(() => true)) await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+      while (await this.hooks.locked(f.stack).catch(() => true)) {
+        if (this.stopped) return;
+        await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+      }
+      if (this.stopped) return;
       try {
         await pulumi(
           ["up", "--yes", "--skip-preview", "--refresh", "--target", f.urn],
@@ -74,7 +86,8 @@ export class Reverter {
         break;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        if (/locked|conflict/i.test(message)) continue;
+        // Another update took the lock between the check and ours: wait for it again (a few times at most).
+        if (/currently locked/i.test(message) && ++lockedTries < MAX_LOCKED_TRIES) continue;
         this.hooks.report({
           ...f,
           kind: "revert-refused",

@@ -93,6 +93,7 @@ export class Watch {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.reverter.stop();
     for (const t of this.timers) clearInterval(t);
     for (const g of this.groups.values()) {
       clearTimeout(g.timer);

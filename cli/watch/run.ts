@@ -11,6 +11,9 @@ interface Io {
 /** Exit status of `--exit-on-drift` at a finding. */
 const DRIFT_EXIT = 3;
 
+/** Past this after SIGINT/SIGTERM or the first finding, the process exits whatever is still running. */
+const EXIT_GRACE_MS = 3000;
+
 const now = (): string => new Date().toISOString().slice(11, 19);
 
 /** `pulumi-wws watch`: runs until SIGINT/SIGTERM (0), or the first finding with `--exit-on-drift` (3). */
@@ -42,6 +45,8 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    // A call or a `pulumi` run still under way must not keep a stopped watch alive.
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
     await watch.stop();
   }
 }
