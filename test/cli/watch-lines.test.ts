@@ -1,5 +1,7 @@
 /** The watch's lines and JSON findings: values shown, secrets never, the actor or that it is unknown. */
 import { findingsOf, lineOf } from "../../watch/finding";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { parseWatchArgs } from "../../cli/watch/args";
 
 const POD = { stack: "prod", urn: "urn:pulumi:prod::infra::pulumi-nodejs:dynamic/wws:Pod::web", id: "team/web" };
@@ -46,5 +48,15 @@ describe("watch findings", () => {
   it("should read its flags: stacks repeated, and refuse --revert with --exit-on-drift", () => {
     expect(parseWatchArgs(["--stack", "a", "--stack=b", "--json"])).toMatchObject({ stacks: ["a", "b"], json: true });
     expect(() => parseWatchArgs(["--revert", "--exit-on-drift"])).toThrow(/choose one/);
+  });
+
+  it("should be run by the shipped examples (CI job, systemd unit) only with flags it has", () => {
+    const root = path.join(__dirname, "../..");
+    for (const file of ["examples/ci/pulumi-drift-watch.yml", "examples/watch/pulumi-wws-watch.service"]) {
+      const text = fs.readFileSync(path.join(root, file), "utf8");
+      const runs = [...text.matchAll(/pulumi-wws watch ([^|;`\n]*)/g)].map((m) => m[1].replace(/"\$STACK"/g, "prod"));
+      expect([file, runs.length > 0]).toEqual([file, true]);
+      for (const run of runs) expect(() => parseWatchArgs(run.trim().split(/\s+/))).not.toThrow();
+    }
   });
 });
