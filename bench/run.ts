@@ -14,6 +14,7 @@ import type { Backend } from "./fleet";
 import { addFleet } from "./report-fleet";
 import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./scale";
 import { addLatency, runLatency } from "./latency";
+import { addWatch, runWatchBench } from "./watch";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -28,7 +29,8 @@ import { addLatency, runLatency } from "./latency";
  * 2,000 in 8 stacks at once, on the file backend and on PostgreSQL (an hour or more: only with
  * `--only=8`); 9. far from the service: preview, `up` at `--parallel N`, an unchanged preview,
  * refresh and destroy of N new pods (200, or the first of `--pods`) with 0 and 100 ms added to each
- * answer (about 3 minutes: only with `--only=9`). Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * answer (about 3 minutes: only with `--only=9`); 10. the drift watch (`pulumi-wws watch`): 200 pods in 2
+ * stacks, 120 changes through the API, latency from the service's record to the finding. Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -118,11 +120,11 @@ export interface Args {
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -300,6 +302,10 @@ export async function main(argv: readonly string[]): Promise<string> {
       report,
       await runLatency({ pods: args.pods?.[0] ?? 200, latenciesMs: [0, 100], stepMs: plan.stepMs, progress }),
     );
+
+  // Scenario 10: the drift watch, 200 pods in 2 stacks (2 × pulumi up of 100, then ~1 minute of changes).
+  if (args.only.has(10) && !plan.quick)
+    addWatch(report, await runWatchBench({ stacks: 2, pods: 100, changes: 120, progress }));
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

@@ -4,10 +4,13 @@ import { IMPORT_USAGE, UsageError, parseImportArgs } from "./import/args";
 import { runImport } from "./import/run";
 import { RECOVER_USAGE, parseRecoverArgs } from "./recover/args";
 import { runRecover } from "./recover/run";
+import { WATCH_USAGE, parseWatchArgs } from "./watch/args";
+import { runWatch } from "./watch/run";
 
 const USAGE = `Usage: pulumi-wws <command>
   import    write a Pulumi project that takes over a live workspace (pulumi-wws import --help)
   recover   after a killed \`pulumi up\`: take the creates the stack's record proves into its state (pulumi-wws recover --help)
+  watch     report every change made outside Pulumi to a stack's workloads as it happens (pulumi-wws watch --help)
 The local service is its own command: wws-local --help`;
 
 interface Io {
@@ -29,6 +32,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       () => parseRecoverArgs(rest),
       io,
       (args) => runRecover(args, env, io),
+    );
+  if (command === "watch")
+    return runCommand(
+      "watch",
+      WATCH_USAGE,
+      () => parseWatchArgs(rest),
+      io,
+      (args) => runWatch(args, env, io),
     );
   if (command !== "import") {
     io.err(`pulumi-wws: unknown command ${command}\n${USAGE}`);

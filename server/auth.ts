@@ -20,40 +20,55 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   return m ? m[1] : undefined;
 }
 
+/** A workspace's API key, or several, each with an optional label that activity rows name as their actor. */
+export type WorkspaceKeys = string | ReadonlyArray<{ key: string; label?: string }>;
+
+/** The keys of one workspace as a list. */
+export function keyEntries(given: WorkspaceKeys): ReadonlyArray<{ key: string; label?: string }> {
+  return typeof given === "string" ? [{ key: given }] : given;
+}
+
 /**
  * API keys, kept only as SHA-256 digests. A lookup compares the presented key's digest with every
  * stored digest in constant time and without an early exit, so timing reveals neither a key nor
  * which workspace matched.
  */
 export class KeyRing {
-  private readonly entries: Array<{ digest: Buffer; workspace: string }>;
+  private entries: Array<{ digest: Buffer; workspace: string; label?: string }>;
 
-  constructor(keys: Record<string, string>) {
-    this.entries = Object.entries(keys).map(([workspace, key]) => ({ digest: sha256(key), workspace }));
+  constructor(keys: Record<string, WorkspaceKeys>) {
+    this.entries = Object.entries(keys).flatMap(([workspace, given]) =>
+      keyEntries(given).map(({ key, label }) => ({ digest: sha256(key), workspace, label })),
+    );
   }
 
   get workspaces(): string[] {
-    return this.entries.map((e) => e.workspace);
+    return [...new Set(this.entries.map((e) => e.workspace))];
   }
 
   has(workspace: string): boolean {
     return this.entries.some((e) => e.workspace === workspace);
   }
 
-  /** Gives `workspace` a new key: the old one is refused from the next request on (a rotation). False for an unknown workspace. */
+  /** Gives `workspace` one new key: its old ones are refused from the next request on (a rotation). False for an unknown workspace. */
   replace(workspace: string, key: string): boolean {
-    const entry = this.entries.find((e) => e.workspace === workspace);
-    if (entry) entry.digest = sha256(key);
-    return entry !== undefined;
+    if (!this.has(workspace)) return false;
+    this.entries = [...this.entries.filter((e) => e.workspace !== workspace), { digest: sha256(key), workspace }];
+    return true;
   }
 
   /** The workspace the key belongs to, or undefined for an unknown key. */
   workspaceOf(key: string | undefined): string | undefined {
+    return this.holderOf(key)?.workspace;
+  }
+
+  /** The workspace and label of the key, or undefined for an unknown key. */
+  holderOf(key: string | undefined): { workspace: string; label?: string } | undefined {
     if (key === undefined) return undefined;
     const digest = sha256(key);
-    let found: string | undefined;
+    let found: { workspace: string; label?: string } | undefined;
     for (const e of this.entries) {
-      if (timingSafeEqual(e.digest, digest)) found = e.workspace;
+      if (timingSafeEqual(e.digest, digest)) found = { workspace: e.workspace, label: e.label };
     }
     return found;
   }

@@ -1,3 +1,4 @@
+import { keyEntries } from "./auth";
 import type { ServiceOptions } from "./options";
 
 export class CliError extends Error {
@@ -11,7 +12,8 @@ export const USAGE = `Usage: wws-local [options]       (in this repository: npm 
 Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly.
   --host HOST               address to listen on (default 127.0.0.1)
   --port PORT               port, 0 for a free one (default 8787)
-  --key WORKSPACE=KEY       API key of a workspace; repeatable (default demo=demo-key)
+  --key WORKSPACE=KEY[:LABEL]  API key of a workspace; repeatable, also for one workspace (several keys);
+                            the label names the key in activity rows (default demo=demo-key)
   --ring-size N             events kept per workspace for replay (default 1000)
   --heartbeat-ms MS         heartbeat interval of event streams (default 20000)
   --stream-max-ms MS        lifetime cap of an event stream (default 10800000)
@@ -50,8 +52,16 @@ const WITH_VALUE: Record<string, Setter> = {
   "--in-place-delay-ms": (o, v, f) => (o.inPlaceDelayMs = int(f, v)),
   "--key": (o, v, f) => {
     const eq = v.indexOf("=");
-    if (eq <= 0 || eq === v.length - 1) throw new CliError(`${f}: expected WORKSPACE=KEY`);
-    o.keys = { ...o.keys, [v.slice(0, eq)]: v.slice(eq + 1) };
+    if (eq <= 0 || eq === v.length - 1) throw new CliError(`${f}: expected WORKSPACE=KEY or WORKSPACE=KEY:LABEL`);
+    const workspace = v.slice(0, eq);
+    // A label follows the key's last colon (a key with a colon of its own then needs a label).
+    const rest = v.slice(eq + 1);
+    const colon = rest.lastIndexOf(":");
+    const entry = colon > 0 ? { key: rest.slice(0, colon), label: rest.slice(colon + 1) } : { key: rest };
+    // Repeated for one workspace: another key of it (the seed's API keys page shows several).
+    const before = o.keys?.[workspace];
+    const keys = before === undefined && entry.label === undefined ? entry.key : [...keyEntries(before ?? []), entry];
+    o.keys = { ...o.keys, [workspace]: keys };
   },
 };
 

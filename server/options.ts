@@ -1,3 +1,4 @@
+import { keyEntries, type WorkspaceKeys } from "./auth";
 import { DNS_LABEL, DNS_LABEL_RULE } from "../sdk/schemas";
 import { DEFAULT_FLEET, fleetProblem, type FleetConfig } from "./fleet";
 import { PROFILES, TRANSITIONS, type Profile, type Transitions } from "./profile";
@@ -10,8 +11,12 @@ export interface ServiceOptions {
   host?: string;
   /** 0 picks a free port. @default 8787 */
   port?: number;
-  /** API key of each workspace: `{workspace: key}`. A key belongs to exactly one workspace. @default {demo: "demo-key"} */
-  keys?: Record<string, string>;
+  /**
+   * API key of each workspace: `{workspace: key}`, or several keys `{workspace: [{key, label}]}`
+   * (a key's label is the `actor` of the activity rows of its changes). A key belongs to exactly
+   * one workspace. @default {demo: "demo-key"}
+   */
+  keys?: Record<string, WorkspaceKeys>;
   /** Events each workspace keeps for replay. @default 1000 */
   ringSize?: number;
   /** Interval of `:heartbeat` comments on open streams, in ms. @default 20000 (20 s) */
@@ -136,19 +141,24 @@ export function resolveOptions(options: ServiceOptions = {}): ResolvedOptions {
   return Object.freeze(o);
 }
 
-function validateKeys(keys: Record<string, string>): void {
+function validateKeys(keys: Record<string, WorkspaceKeys>): void {
   if (typeof keys !== "object" || keys === null || Object.keys(keys).length === 0) {
     throw new OptionError("keys", "must map at least one workspace to its API key");
   }
   const seen = new Set<string>();
-  for (const [workspace, key] of Object.entries(keys)) {
+  for (const [workspace, given] of Object.entries(keys)) {
     if (!DNS_LABEL.test(workspace)) throw new OptionError("keys", `workspace "${workspace}" ${DNS_LABEL_RULE}`);
-    // The key itself never goes into a message: it is a credential.
-    if (typeof key !== "string" || !/^[\x21-\x7e]{1,512}$/.test(key)) {
-      throw new OptionError("keys", `the key of workspace "${workspace}" must be 1-512 printable ASCII characters`);
+    const entries = Array.isArray(given) || typeof given === "string" ? keyEntries(given) : [];
+    if (entries.length === 0) throw new OptionError("keys", `workspace "${workspace}" needs at least one key`);
+    for (const { key, label } of entries) {
+      // The key itself never goes into a message: it is a credential.
+      if (typeof key !== "string" || !/^[\x21-\x7e]{1,512}$/.test(key)) {
+        throw new OptionError("keys", `the key of workspace "${workspace}" must be 1-512 printable ASCII characters`);
+      }
+      if (label !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(label))
+        throw new OptionError("keys", `a key label of workspace "${workspace}" must be 1-64 letters, digits, . _ @ -`);
+      if (seen.has(key)) throw new OptionError("keys", `a key of workspace "${workspace}" is given twice`);
+      seen.add(key);
     }
-    if (seen.has(key))
-      throw new OptionError("keys", `the key of workspace "${workspace}" belongs to another workspace too`);
-    seen.add(key);
   }
 }

@@ -3,15 +3,22 @@ import { execFile } from "node:child_process";
 /** Output past this is a state too large to handle here. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024; // 512 MiB
 
+/** Where a stack's project is and the environment its commands run with. @default this process's */
+export interface StackPlace {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
- * Runs the `pulumi` CLI on PATH in the current directory, non-interactively, and resolves to its
+ * Runs the `pulumi` CLI on PATH in the current directory (or `where`), non-interactively, and resolves to its
  * stdout; a non-zero exit rejects with the command and its stderr. Passphrases and backend URLs
  * come from the environment, as for any pulumi command the user runs.
  */
-export function pulumi(args: readonly string[], stack?: string): Promise<string> {
+export function pulumi(args: readonly string[], stack?: string, where: StackPlace = {}): Promise<string> {
   const full = [...args, "--non-interactive", ...(stack ? ["--stack", stack] : [])];
+  const options = { maxBuffer: MAX_OUTPUT_BYTES, encoding: "utf8" as const, cwd: where.cwd, env: where.env };
   return new Promise((resolve, reject) => {
-    execFile("pulumi", full, { maxBuffer: MAX_OUTPUT_BYTES, encoding: "utf8" }, (err, stdout, stderr) => {
+    execFile("pulumi", full, options, (err, stdout, stderr) => {
       if (err) reject(new Error(`\`pulumi ${args.join(" ")}\` failed: ${(stderr || err.message).trim()}`));
       else resolve(stdout);
     });

@@ -34,7 +34,8 @@ function authorize(ctx: ServiceContext, route: Route, rc: RequestContext): void 
     }
     return;
   }
-  const keyWorkspace = ctx.keys.workspaceOf(presentedKey(rc.req.headers));
+  const holder = ctx.keys.holderOf(presentedKey(rc.req.headers));
+  const keyWorkspace = holder?.workspace;
   if (keyWorkspace === undefined) {
     throw new ErrorReply(
       "unauthorized",
@@ -46,6 +47,7 @@ function authorize(ctx: ServiceContext, route: Route, rc: RequestContext): void 
     );
   }
   rc.keyWorkspace = keyWorkspace;
+  rc.actor = holder?.label ?? "api";
   if (route.auth === "any-key") return;
   const name = rc.params.name;
   if (!DNS_LABEL.test(name))

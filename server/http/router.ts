@@ -12,6 +12,8 @@ export interface RequestContext {
   requestId: string;
   /** The workspace the API key belongs to (routes with auth `workspace` or `any-key`). */
   keyWorkspace?: string;
+  /** Who the activity rows of this request name: the key's label, else "api". */
+  actor?: string;
 }
 
 export type Handler = (ctx: RequestContext) => void | Promise<void>;

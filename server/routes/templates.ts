@@ -61,7 +61,7 @@ export function templateRoutes(ctx: ServiceContext, router: Router): void {
       createdAt: new Date().toISOString(),
     };
     ws.templates.set(t.id, t);
-    ws.audit("api", "template.created", { type: "template", id: t.id }, { name: t.name, kind: t.kind });
+    ws.audit(rc.actor ?? "api", "template.created", { type: "template", id: t.id }, { name: t.name, kind: t.kind });
     ctx.store.changed();
     sendJson(rc.res, 201, t);
   });
@@ -82,7 +82,7 @@ export function templateRoutes(ctx: ServiceContext, router: Router): void {
     const t = ws.templates.get(id);
     if (!t) throw notFound("template", "id");
     ws.templates.delete(id);
-    ws.audit("api", "template.deleted", { type: "template", id }, { name: t.name, kind: t.kind });
+    ws.audit(rc.actor ?? "api", "template.deleted", { type: "template", id }, { name: t.name, kind: t.kind });
     ctx.store.changed();
     sendEmpty(rc.res, 204);
   });

@@ -12,7 +12,7 @@ export function workloadRoutes(ctx: ServiceContext, router: Router): void {
     const ws = workspaceOf(ctx, rc);
     // The type is checked before the body is read: a wrong type needs no body to be refused.
     parseType(rc.params.type);
-    upsertWorkload(ctx, ws, rc.params.type, await readJson(rc.req));
+    upsertWorkload(ctx, ws, rc.params.type, await readJson(rc.req), rc.actor);
     sendJson(rc.res, 202, { tenant: ws.name, status: "accepted" });
   });
 
@@ -25,14 +25,14 @@ export function workloadRoutes(ctx: ServiceContext, router: Router): void {
   router.add("POST", "/v1/tenants/:name/workloads/:id/restart", "workspace", (rc) => {
     const ws = workspaceOf(ctx, rc);
     const id = workloadIdParam(rc);
-    restartWorkload(ctx, ws, id);
+    restartWorkload(ctx, ws, id, rc.actor);
     sendJson(rc.res, 200, restartView(ctx.options.profile, { tenant: ws.name, id, status: "restarting" }));
   });
 
   router.add("DELETE", "/v1/tenants/:name/workloads/:id", "workspace", (rc) => {
     const ws = workspaceOf(ctx, rc);
     const id = workloadIdParam(rc);
-    deleteWorkload(ctx, ws, id);
+    deleteWorkload(ctx, ws, id, rc.actor);
     sendJson(rc.res, 202, { tenant: ws.name, id, status: "deleting" });
   });
 }

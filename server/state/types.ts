@@ -57,4 +57,5 @@ export interface PhaseTransition {
 }
 
 /** Who caused an audit row. */
-export type Actor = "api" | "reconciler" | "control";
+/** Who caused an audit row: "api" (an unlabelled key), the label of the key, "reconciler" or "control". */
+export type Actor = string;

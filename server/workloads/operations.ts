@@ -12,7 +12,7 @@ import { secretsEqual } from "../auth";
 import type { ServiceContext } from "../context";
 import { conflict, notFound, validationFailed } from "../http/errors";
 import { credentialsPath } from "../state/secrets";
-import type { WorkloadRecord } from "../state/types";
+import type { Actor, WorkloadRecord } from "../state/types";
 import type { WorkspaceState } from "../state/workspace-state";
 
 /** Storage logins default to this user name. */
@@ -39,7 +39,13 @@ export function getWorkload(ws: WorkspaceState, id: string): WorkloadRecord {
  * `POST /workloads/{type}`: an upsert keyed by `body.id`. Every check runs before the first
  * change, so a rejected request leaves the state as it was.
  */
-export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typeParam: string, body: unknown): void {
+export function upsertWorkload(
+  ctx: ServiceContext,
+  ws: WorkspaceState,
+  typeParam: string,
+  body: unknown,
+  actor: Actor = "api",
+): void {
   const type = parseType(typeParam);
   const parsed = CREATE_BODY[type].safeParse(body);
   if (!parsed.success) throw validationFailed(issuesToDetails(parsed.error));
@@ -103,8 +109,8 @@ export function upsertWorkload(ctx: ServiceContext, ws: WorkspaceState, typePara
   }
   ws.generation++;
   const inPlace = changesInPlace(ctx, existing);
-  ws.audit("api", existing ? "workload.updated" : "workload.created", target(id), { type, generation: w.generation });
-  if (!inPlace) ws.setPhase(w, "Pending", "api");
+  ws.audit(actor, existing ? "workload.updated" : "workload.created", target(id), { type, generation: w.generation });
+  if (!inPlace) ws.setPhase(w, "Pending", actor);
   ws.fanout.emit("spec-changed", {});
   if (storeSecret && credentials !== undefined) {
     ctx.store.secrets.set(ws.name, path, {
@@ -135,14 +141,14 @@ function continueChange(ctx: ServiceContext, ws: WorkspaceState, w: WorkloadReco
 }
 
 /** `POST /workloads/{id}/restart`. */
-export function restartWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string): void {
+export function restartWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string, actor: Actor = "api"): void {
   const w = getWorkload(ws, id);
   if (w.phase === "Deleting") throw conflict(`workload ${id} is being deleted`, "id");
   w.generation++;
   w.restartCount++;
   const inPlace = changesInPlace(ctx, w);
-  ws.audit("api", "workload.restarted", target(id), { generation: w.generation, restartCount: w.restartCount });
-  if (!inPlace) ws.setPhase(w, "Restarting", "api");
+  ws.audit(actor, "workload.restarted", target(id), { generation: w.generation, restartCount: w.restartCount });
+  if (!inPlace) ws.setPhase(w, "Restarting", actor);
   if (isVmType(w.type) && daemonEnabled(w.spec))
     ws.setAgent(`daemon:${id}`, { busy: true, sleeping: false, sessions: 0, tasks: 0 });
   ctx.store.changed();
@@ -150,11 +156,11 @@ export function restartWorkload(ctx: ServiceContext, ws: WorkspaceState, id: str
 }
 
 /** `DELETE /workloads/{id}`: Deleting now, gone one reconciler step later. Deleting again is a no-op. */
-export function deleteWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string): void {
+export function deleteWorkload(ctx: ServiceContext, ws: WorkspaceState, id: string, actor: Actor = "api"): void {
   const w = getWorkload(ws, id);
   if (w.phase === "Deleting") return;
   ws.generation++;
-  ws.setPhase(w, "Deleting", "api");
+  ws.setPhase(w, "Deleting", actor);
   ws.fanout.emit("spec-changed", {});
   ctx.store.changed();
   ctx.reconciler.kick(ws, w);

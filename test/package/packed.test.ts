@@ -64,6 +64,7 @@ it("should ship the built package, its two commands and no sources or tests", ()
     "dist/index.js",
     "dist/index.d.ts",
     "dist/testing/index.js",
+    "dist/watch/index.js",
     "dist/cli/main.js",
     "dist/server/cli.js",
     "openapi/openapi.json",

@@ -11,6 +11,7 @@ import * as dynamic from "../../provider/dynamic";
 import * as sdk from "../../sdk";
 import * as server from "../../server";
 import * as testing from "../../testing";
+import * as watch from "../../watch";
 
 const RESOURCES = [
   "Browser",
@@ -143,6 +144,7 @@ const SDK_FOR_PROVIDER = [
   "pemCertificates",
   "plainHttpProblem",
   "proxyProblem",
+  "resolveNetwork",
   "collectSecrets",
   "redact",
   "outcomeUnknown",
@@ -173,6 +175,7 @@ describe("the package's entry points", () => {
       ["ControlClient", "DEFAULT_SERVICE_OPTIONS", "OptionError", "PROFILES", "TRANSITIONS", "startService"],
     ],
     ["pulumi-wws/testing", testing, ["WwsMocks", "createTestStack", "startLocalService"]],
+    ["pulumi-wws/watch", watch, ["Watch", "lineOf", "watchStacks"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
   });
@@ -186,8 +189,8 @@ describe("the SDK's boundary", () => {
       return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
     });
 
-  it("should be crossed by the provider, the CLI and testing only through pulumi-wws/sdk's barrel", () => {
-    const inside = ["provider", "cli", "testing"]
+  it("should be crossed by the provider, the CLI, the watch and testing only through pulumi-wws/sdk's barrel", () => {
+    const inside = ["provider", "cli", "watch", "testing"]
       .flatMap((dir) => sources(join(ROOT, dir)))
       .filter((file) => /from "(\.\.\/)+sdk\//.test(readFileSync(file, "utf8")))
       .map((file) => file.slice(ROOT.length + 1));

@@ -56,7 +56,8 @@ export async function startRestartableService(options: {
     reconcileMs: 20,
     heartbeatMs: 60_000,
     ...options.service,
-    keys,
+    // A workspace given in `service.keys` takes those keys (several, labelled) instead of the pool's one.
+    keys: { ...keys, ...options.service?.keys },
     controlToken,
     dataDir,
   };

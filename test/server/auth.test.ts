@@ -6,7 +6,7 @@
  */
 import { KeyRing } from "../../server/auth";
 import type { RunningService } from "../../server";
-import { KEYS, call, start } from "./helpers";
+import { CONTROL_TOKEN, KEYS, call, start } from "./helpers";
 
 let svc: RunningService;
 let templateId: string;
@@ -58,5 +58,39 @@ describe("auth", () => {
 describe("KeyRing", () => {
   it("should map no key to no workspace", () => {
     expect(new KeyRing({ a: "ka" }).workspaceOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("several labelled keys of one workspace", () => {
+  it("should accept each key, name its label as the actor of the activity rows of its changes, and revoke all at a rotation", async () => {
+    const multi = await start({
+      keys: { demo: [{ key: "demo-key" }, { key: "ops-key", label: "ops-laptop" }], other: "other-key" },
+    });
+    try {
+      await call(multi, "POST", `${T}/workloads/pod`, { body: { id: "by-ops", image: "x" }, key: "ops-key" });
+      await call(multi, "POST", `${T}/workloads/pod`, { body: { id: "by-ci", image: "x" } });
+      const rows = (await call(multi, "GET", `${T}/activity`)).json.rows as Array<{
+        actor: string;
+        action: string;
+        target: { id: string };
+      }>;
+      const created = rows.filter((r) => r.action === "workload.created").map((r) => [r.target.id, r.actor]);
+      expect(created).toEqual(
+        expect.arrayContaining([
+          ["by-ops", "ops-laptop"],
+          ["by-ci", "api"],
+        ]),
+      );
+      await call(multi, "PUT", "/_control/workspaces/demo/key", {
+        body: { key: "new-key" },
+        headers: { "x-control-token": CONTROL_TOKEN },
+        key: null,
+      });
+      for (const old of ["demo-key", "ops-key"])
+        expect((await call(multi, "GET", `${T}/spec`, { key: old })).status).toBe(401);
+      expect((await call(multi, "GET", `${T}/spec`, { key: "new-key" })).status).toBe(200);
+    } finally {
+      await multi.close();
+    }
   });
 });

@@ -1,0 +1,155 @@
+/**
+ * A soak of the drift watch, not part of CI: `node dist/bench/soak-watch.js [--minutes=30]`
+ * (`npm run -s build` first). One stack of 20 pods on a local service with a data dir; for the
+ * whole run a change every 2 s through the API (each undone 1 s later), the service restarted
+ * every 3 minutes and every event stream cut every 4 minutes. Ends with: every change reported,
+ * no false report, and the heap after GC at the end within 10% of where it was after warm-up.
+ * Prints one JSON line; exits 1 when a check fails.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { ControlClient, startService, type RunningService, type ServiceOptions } from "../server";
+import { WorkspaceClient, type WorkloadType } from "../sdk";
+import { Watch } from "../watch/watcher";
+import type { Finding } from "../watch/finding";
+import { API_KEY, CONTROL_TOKEN, WORKSPACE, sleep } from "./common";
+import { cliEnv, linkPackages } from "./pulumi-stack";
+import { pulumiBinDir, repoRoot } from "./pulumi-up";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function heapMb(): number {
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+async function main(): Promise<number> {
+  const minutes = Number(process.argv.find((a) => a.startsWith("--minutes="))?.slice(10) ?? 30);
+  const pods = 20;
+  const dataDir = mkdtempSync(join(tmpdir(), "wws-soak-data-"));
+  const base: ServiceOptions = {
+    port: 0,
+    keys: { [WORKSPACE]: [{ key: API_KEY }, { key: `${API_KEY}-ops`, label: "soak-ops" }] },
+    controlToken: CONTROL_TOKEN,
+    dataDir,
+    reconcileMs: 20,
+    log: () => undefined,
+  };
+  let svc: RunningService = await startService(base);
+  const port = svc.port;
+  const url = svc.url;
+  const ctl = new ControlClient(url, CONTROL_TOKEN);
+  const ops = new WorkspaceClient({ baseUrl: url, workspace: WORKSPACE, apiKey: `${API_KEY}-ops` });
+  const tmp = mkdtempSync(join(tmpdir(), "wws-soak-"));
+  const workDir = join(tmp, "project");
+  mkdirSync(join(tmp, "backend"));
+  linkPackages(repoRoot(), workDir);
+  const env = { ...process.env, ...cliEnv(pulumiBinDir(), url), PULUMI_BACKEND_URL: `file://${join(tmp, "backend")}` };
+  const auto = await import("@pulumi/pulumi/automation");
+  const pulumiCommand = await auto.PulumiCommand.get({ root: dirname(pulumiBinDir()) });
+  const program = async (): Promise<void> => {
+    const { Pod } = await import("../provider");
+    for (let i = 0; i < pods; i++) new Pod(`p-${i}`, { workloadId: `soak-${i}`, image: "nginx:1.27", memory: "128Mi" });
+  };
+  const stack = await auto.LocalWorkspace.createOrSelectStack(
+    { stackName: "soak", projectName: "wws-soak", program },
+    {
+      workDir,
+      pulumiCommand,
+      envVars: env as Record<string, string>,
+      projectSettings: { name: "wws-soak", runtime: "nodejs" },
+    },
+  );
+  await stack.up({ parallel: pods });
+  const declared = new Map((await ops.getSpec()).workloads.map((w) => [w.id, w]));
+  const findings: Finding[] = [];
+  const watch = new Watch({
+    stacks: ["soak"],
+    placeOf: () => ({ cwd: workDir, env }),
+    env,
+    onFinding: (f) => findings.push(f),
+    onStatus: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`),
+    statusEveryMs: 60_000,
+  });
+  await watch.start();
+  const expected = new Set<string>();
+  let restarts = 0;
+  let cuts = 0;
+  let heapStart = 0;
+  const start = Date.now();
+  const end = start + minutes * 60_000;
+  let nextRestart = start + 3 * 60_000;
+  let nextCut = start + 4 * 60_000;
+  let i = 0;
+  try {
+    while (Date.now() < end) {
+      if (heapStart === 0 && Date.now() - start > 2 * 60_000) heapStart = heapMb();
+      if (Date.now() >= nextRestart) {
+        await svc.close();
+        await sleep(1000);
+        svc = await startService({ ...base, port });
+        restarts++;
+        nextRestart += 3 * 60_000;
+      }
+      if (Date.now() >= nextCut) {
+        await ctl.dropStreams();
+        cuts++;
+        nextCut += 4 * 60_000;
+      }
+      const id = `soak-${i % pods}`;
+      const entry = declared.get(id)!;
+      const memory = `${200 + i}Mi`;
+      try {
+        await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, id, memory } as never);
+        expected.add(`${id}=${memory}`);
+        await sleep(1000);
+        await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, id } as never);
+      } catch (err) {
+        process.stderr.write(`change ${i} not made: ${String(err)}\n`);
+      }
+      i++;
+      await sleep(1000);
+    }
+    await sleep(3000);
+  } finally {
+    await watch.stop();
+    await ops.close();
+    await svc.close();
+  }
+  const heapEnd = heapMb();
+  const seen = new Set(
+    findings.filter((f) => f.kind === "drift").map((f) => `${f.id.split("/")[1]}=${String(f.fields?.[0]?.live)}`),
+  );
+  const missed = [...expected].filter((e) => !seen.has(e));
+  const falseReports = findings.filter(
+    (f) => f.kind !== "drift" || !expected.has(`${f.id.split("/")[1]}=${String(f.fields?.[0]?.live)}`),
+  );
+  const result = {
+    minutes,
+    changes: expected.size,
+    reported: expected.size - missed.length,
+    missed: missed.slice(0, 10),
+    falseReports: falseReports.length,
+    falseExamples: falseReports.slice(0, 3),
+    restarts,
+    cuts,
+    heapMb: { afterWarmup: Math.round(heapStart * 10) / 10, end: Math.round(heapEnd * 10) / 10 },
+    heapWithin10Pct: heapEnd <= heapStart * 1.1,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  rmSync(tmp, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+  return missed.length === 0 && falseReports.length === 0 && result.heapWithin10Pct ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

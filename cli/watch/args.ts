@@ -1,0 +1,60 @@
+import { UsageError } from "../import/args";
+
+export const WATCH_USAGE = `Usage: pulumi-wws watch [--stack NAME]... [--json] [--exit-on-drift] [--revert]
+Run in the stack's project directory. Learns from each stack's state which workloads it manages and
+how to reach them (pulumi stack export, pulumi config: any backend and secrets provider), holds one
+event stream per workspace, and reports every change made outside Pulumi as it happens: a field
+changed (recorded → live, secrets never shown, and who made it where the service says), a workload
+deleted or restarted outside Pulumi, a workload turned Failed (health, not drift). A \`pulumi up\`
+of a watched stack is not drift: the watch waits for it to end and learns the new record.
+  --stack NAME       a stack to watch; repeatable (default: the selected one)
+  --json             one JSON object per finding on stdout
+  --exit-on-drift    exit 3 at the first finding (for a CI job that waits on it)
+  --revert           put back a drifted field that updates in place (pulumi up --refresh --target
+                     <urn>); never a replacement, a delete or a database's login; a resource changed
+                     again within 10 minutes of a revert is reported as contested and left alone
+  --status-every S   seconds between "all as declared" lines (default 60)
+  --help             this text
+SIGINT or SIGTERM ends it. The connection is the provider's (resource settings, stack config, environment).`;
+
+export interface WatchArgs {
+  stacks: string[];
+  json: boolean;
+  exitOnDrift: boolean;
+  revert: boolean;
+  statusEverySeconds: number;
+  help: boolean;
+}
+
+/** Parses the flags of `pulumi-wws watch`. */
+export function parseWatchArgs(argv: readonly string[]): WatchArgs {
+  const args: WatchArgs = {
+    stacks: [],
+    json: false,
+    exitOnDrift: false,
+    revert: false,
+    statusEverySeconds: 60,
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${arg}: missing value`);
+      return v;
+    };
+    if (arg === "--help" || arg === "-h") args.help = true;
+    else if (arg === "--json") args.json = true;
+    else if (arg === "--exit-on-drift") args.exitOnDrift = true;
+    else if (arg === "--revert") args.revert = true;
+    else if (arg === "--stack" || arg === "-s") args.stacks.push(value());
+    else if (arg.startsWith("--stack=")) args.stacks.push(arg.slice("--stack=".length));
+    else if (arg === "--status-every") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--status-every: expected a whole number of seconds`);
+      args.statusEverySeconds = n;
+    } else throw new UsageError(`unknown option ${arg}`);
+  }
+  if (args.revert && args.exitOnDrift) throw new UsageError("--revert and --exit-on-drift: choose one");
+  return args;
+}

@@ -1,0 +1,62 @@
+/** The watch's lines and JSON findings: values shown, secrets never, the actor or that it is unknown. */
+import { findingsOf, lineOf } from "../../watch/finding";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseWatchArgs } from "../../cli/watch/args";
+
+const POD = { stack: "prod", urn: "urn:pulumi:prod::infra::pulumi-nodejs:dynamic/wws:Pod::web", id: "team/web" };
+const at = new Date("2026-01-02T10:00:03.000Z");
+
+describe("watch findings", () => {
+  it("should name the field, the recorded and live values, the time and the actor", () => {
+    const [f] = findingsOf(
+      [
+        {
+          kind: "changed",
+          replaces: false,
+          fields: [{ path: "memory", recorded: "512Mi", live: "1Gi", secret: false }],
+        },
+      ],
+      POD,
+      { actor: "ops-laptop", activityId: "4812", at: at.toISOString() },
+      at,
+    );
+    expect(lineOf(f)).toBe(
+      'drift: Pod "web" (team/web): memory 512Mi → 1Gi at 10:00:03, by ops-laptop (activity 4812)',
+    );
+  });
+
+  it("should show no secret value, in the line or the JSON, and say when the actor is unknown", () => {
+    const findings = findingsOf(
+      [
+        {
+          kind: "changed",
+          replaces: true,
+          fields: [{ path: "credentials.password", recorded: "old-Pw-1", live: "new-Pw-2", secret: true }],
+        },
+      ],
+      POD,
+      {},
+      at,
+    );
+    const shown = findings.map(lineOf).join("\n") + JSON.stringify(findings);
+    expect(shown).not.toMatch(/old-Pw-1|new-Pw-2/);
+    expect(lineOf(findings[0])).toContain("credentials.password changed (secret, not shown)");
+    expect(lineOf(findings[0])).toContain("actor unknown");
+  });
+
+  it("should read its flags: stacks repeated, and refuse --revert with --exit-on-drift", () => {
+    expect(parseWatchArgs(["--stack", "a", "--stack=b", "--json"])).toMatchObject({ stacks: ["a", "b"], json: true });
+    expect(() => parseWatchArgs(["--revert", "--exit-on-drift"])).toThrow(/choose one/);
+  });
+
+  it("should be run by the shipped examples (CI job, systemd unit) only with flags it has", () => {
+    const root = path.join(__dirname, "../..");
+    for (const file of ["examples/ci/pulumi-drift-watch.yml", "examples/watch/pulumi-wws-watch.service"]) {
+      const text = fs.readFileSync(path.join(root, file), "utf8");
+      const runs = [...text.matchAll(/pulumi-wws watch ([^|;`\n]*)/g)].map((m) => m[1].replace(/"\$STACK"/g, "prod"));
+      expect([file, runs.length > 0]).toEqual([file, true]);
+      for (const run of runs) expect(() => parseWatchArgs(run.trim().split(/\s+/))).not.toThrow();
+    }
+  });
+});

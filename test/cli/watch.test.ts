@@ -1,0 +1,273 @@
+/**
+ * `npx pulumi-wws watch` as a user runs it, through the real `pulumi` CLI against the local service
+ * over HTTP: one stack of a pod, a VM and a database walked through every check of issue 38, then
+ * a pod on a `spec`-profile service (activity rows that name nothing).
+ */
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { WorkspaceClient, type WorkloadType } from "../../sdk";
+import { password, pulumiBinDir } from "../e2e/harness";
+import { ensureBuilt } from "../support/build";
+import { fileProgramStack, runOp, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
+import type { Finding } from "../../watch";
+
+jest.setTimeout(4 * 60_000);
+const OP_TIMEOUT_MS = 120_000;
+const STACK_KEY = `watch-stack-key-${Date.now()}`;
+const OPS_KEY = `watch-ops-key-${Date.now()}`;
+
+/** A running `pulumi-wws watch --json`: its findings (stdout) and status lines (stderr) as they come. */
+interface Watcher {
+  proc: ChildProcess;
+  findings: Finding[];
+  status: string[];
+  exited: Promise<number>;
+}
+
+function startWatch(stack: Stack, args: string[]): Watcher {
+  const { workDir, envVars } = stack.workspace;
+  const main = path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
+  const proc = spawn(process.execPath, [main, "watch", "--json", "--stack", "local", ...args], {
+    cwd: workDir,
+    env: { ...process.env, ...envVars },
+  });
+  const w: Watcher = { proc, findings: [], status: [], exited: Promise.resolve(0) };
+  const lines = (stream: NodeJS.ReadableStream, onLine: (l: string) => void): void => {
+    let buf = "";
+    stream.on("data", (chunk: Buffer) => {
+      buf += chunk.toString("utf8");
+      const parts = buf.split("\n");
+      buf = parts.pop() ?? "";
+      parts.filter((l) => l.trim() !== "").forEach(onLine);
+    });
+  };
+  lines(proc.stdout!, (l) => w.findings.push(JSON.parse(l) as Finding));
+  lines(proc.stderr!, (l) => w.status.push(l));
+  w.exited = new Promise((resolve) => proc.on("exit", (code) => resolve(code ?? -1)));
+  return w;
+}
+
+async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function program(vmCpus: number): string {
+  return (
+    `const pulumi = require("@pulumi/pulumi");\nconst wws = require("pulumi-wws");\nconst cfg = new pulumi.Config();\n` +
+    `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\n` +
+    `new wws.VirtualMachine("vm", { os: "ubuntu", cpus: ${vmCpus}, credentials: { password: cfg.requireSecret("vmPassword") } });\n` +
+    `new wws.Database("db", { engine: "postgres", cpu: "500m", credentials: { password: cfg.requireSecret("dbPassword") } });\n`
+  );
+}
+
+/** A change made through the service's API with the ops key: the live spec of `id`, with `change` applied. */
+async function changeLive(ops: WorkspaceClient, id: string, change: Record<string, unknown>): Promise<void> {
+  const entry = (await ops.getSpec()).workloads.find((w) => w.id === id)!;
+  await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, ...change, id } as never);
+}
+
+function pulumiCli(stack: Stack, args: string[]): Promise<{ code: number; out: string }> {
+  const { workDir, envVars } = stack.workspace;
+  return new Promise((resolve) => {
+    execFile(
+      path.join(pulumiBinDir(), "pulumi"),
+      [...args, "--stack", "local", "--non-interactive"],
+      { cwd: workDir, env: { ...process.env, ...envVars }, timeout: OP_TIMEOUT_MS, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
+    );
+  });
+}
+
+const fieldsOf = (f: Finding): Array<[string, unknown, unknown]> =>
+  (f.fields ?? []).map((x) => [x.path, x.recorded, x.live]);
+
+async function upOk(stack: Stack): Promise<void> {
+  const r = await runOp(stack, "up", OP_TIMEOUT_MS);
+  if (!r.ok) throw new Error(r.error);
+}
+
+describe("pulumi-wws watch", () => {
+  let service: RestartableService;
+  const kept: Array<{ cleanup(): void }> = [];
+  const watchers: Watcher[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    service = await startRestartableService({
+      prefix: "watch",
+      count: 1,
+      keyFor: () => STACK_KEY,
+      service: { keys: { "watch-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
+    });
+  });
+
+  afterAll(async () => {
+    for (const w of watchers) if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
+    kept.forEach((k) => k.cleanup());
+    await service?.close();
+  });
+
+  it("reports each change made outside Pulumi once, with who made it, waits out an up, survives a restart, reverts in place only", async () => {
+    const ws = service.workspace();
+    const s = await fileProgramStack("wws-watch");
+    kept.push(s);
+    const dbPassword = password("db");
+    await s.stack.setAllConfig({
+      "wws:baseUrl": { value: service.url },
+      "wws:workspace": { value: ws.name },
+      "wws:apiKey": { value: ws.apiKey, secret: true },
+      "wws-watch:dbPassword": { value: dbPassword, secret: true },
+      "wws-watch:vmPassword": { value: password("vm"), secret: true },
+    });
+    s.setProgram(program(1));
+    await upOk(s.stack);
+    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
+
+    const watch = startWatch(s.stack, []);
+    watchers.push(watch);
+    await until("the watch to start", () => watch.status.some((l) => /watching 3 workloads/.test(l)));
+
+    // One change of each through the service's API, by the key labelled ops-laptop.
+    await changeLive(ops, "web", { memory: "1Gi" });
+    await changeLive(ops, "vm", { cpus: 2 });
+    await changeLive(ops, "db", { cpu: "1", credentials: { password: dbPassword } });
+    await until("three findings", () => watch.findings.length >= 3);
+    await sleep(1500);
+    const byName = Object.fromEntries(watch.findings.map((f) => [f.resource, f]));
+    expect(watch.findings).toHaveLength(3);
+    expect(fieldsOf(byName['Pod "web"'])).toEqual([["memory", "512Mi", "1Gi"]]);
+    expect(fieldsOf(byName['VirtualMachine "vm"'])).toEqual([["cpus", 1, 2]]);
+    expect(fieldsOf(byName['Database "db"'])).toEqual([["cpu", "500m", "1"]]);
+    for (const f of watch.findings) {
+      expect(f).toMatchObject({ kind: "drift", actor: "ops-laptop", stack: "local" });
+      expect(f.activityId).toMatch(/^\d+$/);
+    }
+
+    // `pulumi preview --refresh` shows the same fields, and nothing else.
+    const preview = await pulumiCli(s.stack, ["preview", "--refresh", "--json"]);
+    const steps = (
+      JSON.parse(preview.out.slice(0, preview.out.lastIndexOf("}") + 1)) as {
+        steps: Array<{ op: string; urn: string; diffReasons?: string[] }>;
+      }
+    ).steps.filter((st) => st.op !== "same" && st.op !== "refresh");
+    const planned = steps.map((st) => [st.urn.split("::").pop(), st.op, st.diffReasons]);
+    expect(planned.sort()).toEqual([
+      ["db", "update", ["cpu"]],
+      ["vm", "update", ["cpus"]],
+      ["web", "update", ["memory"]],
+    ]);
+
+    // A `pulumi up` of the stack (the VM declared with 3 CPUs) is not drift.
+    s.setProgram(program(3));
+    await upOk(s.stack);
+    await sleep(2500);
+    expect(watch.findings).toHaveLength(3);
+
+    // The service restarts: the watch compares everything when its stream is back, and goes on.
+    await service.restart(300);
+    await until("a full comparison after the restart", () => watch.status.some((l) => /is back: comparing/.test(l)));
+    await changeLive(ops, "vm", { cpus: 4 });
+    const vm = await until("the VM's change after the restart", () =>
+      watch.findings.find((f) => fieldsOf(f)[0]?.[2] === 4),
+    );
+    expect(fieldsOf(vm)).toEqual([["cpus", 3, 4]]);
+    expect(watch.findings).toHaveLength(4);
+    await ops.restartWorkload("web");
+    const restarted = await until("the restart", () => watch.findings.find((f) => f.kind === "restarted"));
+    expect(restarted).toMatchObject({ resource: 'Pod "web"', actor: "ops-laptop" });
+    watch.proc.kill("SIGTERM");
+    expect(await watch.exited).toBe(0);
+
+    // --exit-on-drift: the standing drift is a finding at once.
+    const ci = startWatch(s.stack, ["--exit-on-drift"]);
+    watchers.push(ci);
+    expect(await ci.exited).toBe(3);
+    expect(ci.findings.length).toBeGreaterThan(0);
+
+    // --revert: in-place drift put back; the database's engine is not (a replacement).
+    const fixer = startWatch(s.stack, ["--revert"]);
+    watchers.push(fixer);
+    await until("the three reverts", () => fixer.findings.filter((f) => f.kind === "reverted").length >= 3, 90_000);
+    const live = async (id: string): Promise<Record<string, unknown>> =>
+      (await ops.getSpec()).workloads.find((w) => w.id === id)!.spec;
+    expect(await live("web")).toMatchObject({ memory: "512Mi" });
+    expect(await live("vm")).toMatchObject({ cpus: 3 });
+    await changeLive(ops, "db", { engine: "redis", credentials: { password: dbPassword } });
+    const refused = await until("the refusal", () => fixer.findings.find((f) => f.kind === "revert-refused"));
+    expect(refused.message).toMatch(/replace/);
+    expect(refused.message).toContain("pulumi up --refresh --target");
+    expect((await live("db")).engine).toBe("redis");
+    // Changed again after the revert: contested, and left alone.
+    await changeLive(ops, "web", { memory: "2Gi" });
+    const contested = await until("contested", () => fixer.findings.find((f) => f.kind === "contested"));
+    expect(contested.resource).toBe('Pod "web"');
+    await sleep(1500);
+    expect(await live("web")).toMatchObject({ memory: "2Gi" });
+    fixer.proc.kill("SIGINT");
+    expect(await fixer.exited).toBe(0);
+
+    // No secret in anything the watches printed.
+    const printed = JSON.stringify(watchers.map((w) => [w.findings, w.status]));
+    for (const secret of [dbPassword, STACK_KEY, OPS_KEY]) expect(printed).not.toContain(secret);
+  });
+
+  it("finds the same against a service of the spec profile (rows that name nothing), and reports a Failed workload and a delete", async () => {
+    const spec = await startRestartableService({
+      prefix: "watchspec",
+      count: 1,
+      keyFor: () => STACK_KEY,
+      service: {
+        profile: "spec",
+        keys: { "watchspec-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] },
+      },
+    });
+    try {
+      const ws = spec.workspace();
+      const s = await fileProgramStack("wws-watch-spec");
+      kept.push(s);
+      await s.stack.setAllConfig({
+        "wws:baseUrl": { value: spec.url },
+        "wws:workspace": { value: ws.name },
+        "wws:apiKey": { value: ws.apiKey, secret: true },
+      });
+      s.setProgram(
+        `const wws = require("pulumi-wws");\n` +
+          `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\n` +
+          `new wws.Pod("side", { image: "nginx:1.27" });\n`,
+      );
+      await upOk(s.stack);
+      const ops = new WorkspaceClient({ baseUrl: spec.url, workspace: ws.name, apiKey: OPS_KEY });
+      const watch = startWatch(s.stack, []);
+      watchers.push(watch);
+      await until("the watch to start", () => watch.status.some((l) => /watching 2 workloads/.test(l)));
+
+      await changeLive(ops, "web", { memory: "1Gi" });
+      const drift = await until("the pod's change", () => watch.findings.find((f) => f.kind === "drift"));
+      expect(drift).toMatchObject({ resource: 'Pod "web"', actor: "ops-laptop" });
+      expect(fieldsOf(drift)).toEqual([["memory", "512Mi", "1Gi"]]);
+
+      // (A restart is not visible here: the spec's /status has no restartCount, so preview --refresh misses it too.)
+      await spec.ctl.failWorkload(ws.name, "side", "image pull failed");
+      const failed = await until("Failed", () => watch.findings.find((f) => f.kind === "failed"));
+      expect(failed.message).toBe("image pull failed");
+      await ops.deleteWorkload("side");
+      await until("the delete", () => watch.findings.find((f) => f.kind === "deleted" && f.resource === 'Pod "side"'));
+      await sleep(1000);
+      expect(watch.findings.map((f) => f.kind).sort()).toEqual(["deleted", "drift", "failed"]);
+      watch.proc.kill("SIGTERM");
+      expect(await watch.exited).toBe(0);
+      await ops.close();
+    } finally {
+      await spec.close();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { classifyWorkloadChanges } from "../provider/dynamic/workloads/diff";
+import { sameValue } from "../provider/dynamic/inputs/equal";
+import { DRIFT_KEY, inputsOf } from "../provider/dynamic/inputs/props";
+import type { ProviderImpl } from "../provider/dynamic/types";
+import type { ManagedWorkload } from "./stack";
+
+/** One field whose live value differs from the recorded one; `secret`: its values are not shown. */
+export interface FieldChange {
+  path: string;
+  recorded: unknown;
+  live: unknown;
+  secret: boolean;
+}
+
+/** What one comparison of a managed workload found. */
+export type Difference =
+  | { kind: "changed"; fields: FieldChange[]; replaces: boolean }
+  | { kind: "deleted" }
+  | { kind: "restarted"; restarts: number }
+  | { kind: "failed"; message: string };
+
+const SECRET_PATH = /credentials|password|apiKey|secret/i;
+
+/** The paths under `key` at which `a` and `b` differ (objects compared key by key, anything else whole). */
+function pathsOf(prefix: string, a: unknown, b: unknown, out: Array<{ path: string; a: unknown; b: unknown }>): void {
+  if (sameValue(a, b)) return;
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort())
+      pathsOf(`${prefix}.${k}`, a[k], b[k], out);
+    return;
+  }
+  out.push({ path: prefix, a, b });
+}
+
+/**
+ * The provider's own read of `w`, then its own diff of the recorded inputs against the live ones
+ * (the declarations of provider/fields/): what `pulumi preview --refresh` would show of it.
+ */
+export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload): Promise<Difference[]> {
+  const read = await provider.read(w.id, w.recorded);
+  if (!read.id || !read.props) return [{ kind: "deleted" }];
+  const live = read.props;
+  const out: Difference[] = [];
+  const changes = classifyWorkloadChanges(inputsOf(w.recorded), inputsOf(live));
+  const keys = [...changes.replaces, ...changes.updates].sort();
+  if (keys.length > 0) {
+    const found: Array<{ path: string; a: unknown; b: unknown }> = [];
+    for (const key of keys) pathsOf(key, w.recorded[key], live[key], found);
+    const fields = found.map((f) => ({
+      path: f.path,
+      recorded: f.a,
+      live: f.b,
+      secret: w.secretKeys.has(f.path.split(".")[0]) || SECRET_PATH.test(f.path),
+    }));
+    out.push({ kind: "changed", fields, replaces: changes.replaces.length > 0 });
+  }
+  const restarts = (v: unknown): number => (typeof v === "number" ? v : 0);
+  const grew = restarts(live[DRIFT_KEY]) - restarts(w.recorded[DRIFT_KEY]);
+  if (grew > 0) out.push({ kind: "restarted", restarts: grew });
+  if (live.phase === "Failed" && w.recorded.phase !== "Failed")
+    out.push({ kind: "failed", message: typeof live.message === "string" ? live.message : "no message" });
+  return out;
+}

@@ -1,0 +1,107 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pulumi, type StackPlace } from "../cli/recover/pulumi-cli";
+import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../cli/recover/pending-creates";
+import type { StackConfig } from "../provider/dynamic/service/connection";
+import type { Props } from "../provider/dynamic/inputs/props";
+
+/** A workload the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
+export interface ManagedWorkload {
+  stack: string;
+  urn: string;
+  id: string;
+  recorded: Props;
+  /** Top-level output keys the state keeps as secrets: their values are never shown. */
+  secretKeys: ReadonlySet<string>;
+}
+
+/** What the watch knows of a stack: its workloads, its config (secrets decrypted, as `pulumi up` gets it), when its state last changed. */
+export interface StackView {
+  name: string;
+  workloads: ManagedWorkload[];
+  config: StackConfig;
+  /** The state's manifest time: a new one means an update, refresh or import changed it. */
+  version: string;
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const isSecret = (v: unknown): boolean =>
+  typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG] !== undefined;
+
+/** The selected stack's name, as `pulumi stack --show-name` says it. */
+export async function selectedStack(): Promise<string> {
+  return (await pulumi(["stack", "--show-name"])).trim();
+}
+
+/** A stack's workloads and config, read with the `pulumi` CLI: any backend and secrets provider. */
+export async function loadStack(name: string, where: StackPlace = {}): Promise<StackView> {
+  const [exported, configText] = await Promise.all([
+    pulumi(["stack", "export", "--show-secrets"], name, where),
+    pulumi(["config", "--json", "--show-secrets"], name, where),
+  ]);
+  const state = JSON.parse(exported) as ExportedStack;
+  const raw = JSON.parse(configText) as Record<string, { value?: unknown }>;
+  const config: StackConfig = {
+    get: (key) => (typeof raw[key]?.value === "string" ? (raw[key].value as string) : undefined),
+  };
+  const workloads: ManagedWorkload[] = [];
+  for (const r of state.deployment.resources ?? []) {
+    if (!r.type.startsWith(OUR_TYPE_PREFIX) || r.type === `${OUR_TYPE_PREFIX}Template` || !r.id) continue;
+    const outputs = r.outputs ?? {};
+    const secretKeys = new Set(Object.keys(outputs).filter((k) => isSecret(outputs[k])));
+    workloads.push({ stack: name, urn: r.urn, id: r.id, recorded: revealed(outputs) as Props, secretKeys });
+  }
+  const manifest = state.deployment.manifest as { time?: string } | undefined;
+  return { name, workloads, config, version: `${manifest?.time ?? ""}:${workloads.length}` };
+}
+
+const backends = new Map<string, Promise<string>>();
+
+/** The backend the stack's commands use: PULUMI_BACKEND_URL, else the login's (`pulumi whoami`), asked once per project. */
+function backendUrl(where: StackPlace): Promise<string> {
+  const fromEnv = (where.env ?? process.env).PULUMI_BACKEND_URL;
+  if (fromEnv) return Promise.resolve(fromEnv);
+  const key = where.cwd ?? process.cwd();
+  let url = backends.get(key);
+  if (!url) {
+    url = pulumi(["whoami", "--json"], undefined, where).then(
+      (out) => String((JSON.parse(out) as { url?: unknown }).url ?? ""),
+      () => "",
+    );
+    backends.set(key, url);
+  }
+  return url;
+}
+
+/**
+ * Whether an update holds the stack's lock. A file backend keeps a lock file per running update;
+ * other backends list the running update in the stack's history as in progress.
+ */
+export async function stackLocked(name: string, project: string, where: StackPlace): Promise<boolean> {
+  const env = where.env ?? process.env;
+  const backend = await backendUrl(where);
+  if (backend.startsWith("file://")) {
+    const stackName = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
+    const root = backend.slice("file://".length).replace(/^~/, env.HOME ?? "~");
+    for (const dir of [
+      path.join(root, ".pulumi", "locks", "organization", project, stackName),
+      path.join(root, ".pulumi", "locks", stackName),
+    ]) {
+      try {
+        if (fs.readdirSync(dir).length > 0) return true;
+      } catch {
+        // no lock directory: no update ran here yet
+      }
+    }
+    return false;
+  }
+  const history = JSON.parse(await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where)) as Array<{
+    result?: string;
+  }>;
+  return history[0]?.result === "in-progress";
+}
+
+/** The project of a stack's URNs (`urn:pulumi:<stack>::<project>::…`). */
+export function projectOf(urn: string): string {
+  return urn.split("::")[1] ?? "";
+}
