@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
+import { listeningPort } from "./child-lines";
 
 /** A forward proxy in a process of its own (`forward-proxy-server.mjs`) and the requests it forwarded. */
 export interface ForwardProxy {
@@ -20,19 +21,6 @@ export async function startForwardProxy(host: string): Promise<ForwardProxy> {
     },
   );
   const seen: string[] = [];
-  let buffered = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the proxy exited (${code}) before listening`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split("\n");
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const listening = /^listening (\d+)$/.exec(line);
-        if (listening) resolve(Number(listening[1]));
-        else if (line) seen.push(line);
-      }
-    });
-  });
+  const port = await listeningPort(child, (line) => seen.push(line));
   return { url: `http://127.0.0.1:${port}`, seen, stop: () => child.stdin.end() };
 }

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { linkPackages } from "../../bench/pulumi-stack";
 import { newStackDir } from "./stack-dir";
 import { closedPort } from "./ports";
+import { listeningPort } from "./child-lines";
 
 /** Modes a service plays (`hostile-peer.mjs --role service`), `refuse` being a port nothing listens on. */
 export const SERVICE_MODES = [
@@ -69,20 +70,9 @@ const SERVICE_HOST = "127.0.0.2";
 async function startPeer(args: string[]): Promise<Peer> {
   const child = spawn(process.execPath, [PEER, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const peer = { url: "", connections: 0, requests: 0, stop: () => child.stdin.end() };
-  let buffered = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`hostile peer ${args.join(" ")} exited (${code})`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split("\n");
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const listening = /^listening (\d+)$/.exec(line);
-        if (listening) resolve(Number(listening[1]));
-        else if (line === "connection") peer.connections++;
-        else if (line.startsWith("request ")) peer.requests++;
-      }
-    });
+  const port = await listeningPort(child, (line) => {
+    if (line === "connection") peer.connections++;
+    else if (line.startsWith("request ")) peer.requests++;
   });
   peer.url = `http://${args.includes("--host") ? SERVICE_HOST : "127.0.0.1"}:${port}`;
   return peer;
