@@ -1,4 +1,5 @@
-import { pulumi, type StackPlace } from "../cli/recover/pulumi-cli";
+import { ConcurrentUpdateError, LocalWorkspace } from "@pulumi/pulumi/automation";
+import type { StackPlace } from "../cli/recover/pulumi-cli";
 import type { Difference } from "./compare";
 import type { Finding } from "./finding";
 
@@ -16,8 +17,8 @@ const LOCK_POLL_MS = 500;
 const MAX_LOCKED_TRIES = 20;
 
 /**
- * `--revert`: a drifted field that the provider updates in place is put back by
- * `pulumi up --refresh --target <urn>` of that resource alone. Never a replacement or a delete,
+ * `--revert`: a drifted field that the provider updates in place is put back by an update of that
+ * resource alone (`pulumi up --refresh --target <urn>`), through the Automation API. Never a replacement or a delete,
  * never a database's login: those are reported with the command, and left alone. Reverts of one
  * stack run one at a time, after any update that holds its lock.
  */
@@ -78,16 +79,13 @@ export class Reverter {
       }
       if (this.stopped) return;
       try {
-        await pulumi(
-          ["up", "--yes", "--skip-preview", "--refresh", "--target", f.urn],
-          f.stack,
-          this.hooks.place(f.stack),
-        );
+        await upTargeted(f.stack, f.urn, this.hooks.place(f.stack));
         break;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         // Another update took the lock between the check and ours: wait for it again (a few times at most).
-        if (/currently locked/i.test(message) && ++lockedTries < MAX_LOCKED_TRIES) continue;
+        const locked = err instanceof ConcurrentUpdateError || /currently locked/i.test(message);
+        if (locked && ++lockedTries < MAX_LOCKED_TRIES) continue;
         this.hooks.report({
           ...f,
           kind: "revert-refused",
@@ -106,4 +104,13 @@ export class Reverter {
     });
     await this.hooks.relearn();
   }
+}
+
+/** `pulumi up --refresh --target <urn>` of `stack` in its project, through the Automation API. */
+async function upTargeted(stackName: string, urn: string, place: StackPlace): Promise<void> {
+  const envVars = Object.fromEntries(
+    Object.entries(place.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const stack = await LocalWorkspace.selectStack({ stackName, workDir: place.cwd ?? process.cwd() }, { envVars });
+  await stack.up({ target: [urn], refresh: true });
 }
