@@ -74,6 +74,35 @@ function backendUrl(where: StackPlace): Promise<string> {
 }
 
 /**
+ * A stamp of the stack's state that changes whenever an update, refresh or import writes it, cheap
+ * enough to ask before each report: the checkpoint file's time on a file backend, the latest
+ * update of the stack's history elsewhere.
+ */
+export async function stateStamp(name: string, project: string, where: StackPlace): Promise<string> {
+  const backend = await backendUrl(where);
+  if (backend.startsWith("file://")) {
+    const stackName = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
+    const root = backend.slice("file://".length).replace(/^~/, (where.env ?? process.env).HOME ?? "~");
+    for (const file of [
+      path.join(root, ".pulumi", "stacks", project, `${stackName}.json`),
+      path.join(root, ".pulumi", "stacks", `${stackName}.json`),
+    ]) {
+      try {
+        return String(fs.statSync(file).mtimeMs);
+      } catch {
+        // not this layout
+      }
+    }
+    return "";
+  }
+  const history = JSON.parse(await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where)) as Array<{
+    version?: unknown;
+    endTime?: unknown;
+  }>;
+  return `${String(history[0]?.version)}:${String(history[0]?.endTime)}`;
+}
+
+/**
  * Whether an update holds the stack's lock. A file backend keeps a lock file per running update;
  * other backends list the running update in the stack's history as in progress.
  */

@@ -9,7 +9,7 @@ import { compareWorkload } from "./compare";
 import { findingsOf, signatureOf, type Cause, type Finding } from "./finding";
 import { Reverter } from "./revert";
 import type { StackPlace } from "../cli/recover/pulumi-cli";
-import { loadStack, projectOf, stackLocked, type ManagedWorkload, type StackView } from "./stack";
+import { stateStamp, loadStack, projectOf, stackLocked, type ManagedWorkload, type StackView } from "./stack";
 
 /** Actors of rows the service writes itself, not a key's change. */
 const SERVICE_ACTORS = new Set(["reconciler", "control"]);
@@ -49,6 +49,8 @@ interface Group {
 
 interface StackEntry {
   view: StackView;
+  /** `stateStamp` when `view` was read. */
+  stamp: string;
   provider: ProviderImpl;
   ctx: ManagedContext;
 }
@@ -128,6 +130,12 @@ export class Watch {
     return stackLocked(stack, project, this.place(stack));
   }
 
+  private stamp(stack: string): Promise<string> {
+    const view = this.stacks.get(stack)?.view;
+    const project = view?.workloads[0] ? projectOf(view.workloads[0].urn) : "";
+    return stateStamp(stack, project, this.place(stack));
+  }
+
   private relearn(): Promise<void> {
     this.learning = this.learning.then(() => this.learn());
     return this.learning;
@@ -136,12 +144,20 @@ export class Watch {
   /** Reads each stack's state and config; a changed state's workloads are watched as it now records them. */
   private async learn(): Promise<void> {
     for (const name of this.options.stacks) {
+      // Taken before the read where the project is known (a write between the two only costs one
+      // more learning); at the first read, right after it.
+      const known = this.stacks.has(name) ? await this.stamp(name).catch(() => "") : undefined;
       const view = await loadStack(name, this.place(name));
+      const project = view.workloads[0] ? projectOf(view.workloads[0].urn) : "";
+      const stamp = known ?? (await stateStamp(name, project, this.place(name)).catch(() => ""));
       const before = this.stacks.get(name);
-      if (before?.view.version === view.version) continue;
+      if (before?.view.version === view.version) {
+        before.stamp = stamp;
+        continue;
+      }
       if (before) await before.ctx.close();
       const ctx = createContext({ config: view.config, env: this.place(name).env ?? this.env, replaceTargets: [] });
-      this.stacks.set(name, { view, ctx, provider: createWorkloadProvider(ctx) });
+      this.stacks.set(name, { view, stamp, ctx, provider: createWorkloadProvider(ctx) });
     }
     this.regroup();
   }
@@ -271,6 +287,8 @@ export class Watch {
     }
     // An update of the stack runs: the workspace and the record differ on purpose until it ends.
     if (await this.locked(w.stack)) return this.afterUpdate(w.stack);
+    // One that ended since the record was learnt: what it did is no drift. Learn it and compare again.
+    if ((await this.stamp(w.stack).catch(() => "")) !== entry.stamp) return this.afterUpdate(w.stack);
     const seen = this.reported.get(w.urn) ?? new Set<string>();
     this.reported.set(w.urn, seen);
     for (const f of findingsOf(diffs, w, cause, new Date())) {
