@@ -232,7 +232,13 @@ export function firstSaid(out: string): string {
 /** A table row: `| service drip | direct | preview | 20.4 s | 3 | 2 | … |` */
 export function tableRow(c: MatrixCase, r: RunFigures): string {
   const s = (ms: number | undefined): string => (ms === undefined ? "" : `${(ms / 1000).toFixed(1)} s`);
-  const said = r.said.replace(/\|/g, "\\|").slice(0, 200);
+  // The cause, without what every row of the table repeats.
+  const said = r.said
+    .replace(/^error: pulumi-nodejs:dynamic\/wws:Pod resource 'web' has a problem: (baseUrl: )?/, "")
+    .replace(/^(cannot reach the service at \S+) \(from the environment variable WWS_BASE_URL\)/, "$1")
+    .replace(/get the spec of workspace \S+ failed: /, "")
+    .replace(/\|/g, "\\|")
+    .slice(0, 240);
   const sigterm =
     r.afterSigtermMs === undefined
       ? ""
