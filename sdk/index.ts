@@ -147,4 +147,6 @@ export {
   templatePasswordPaths,
   formatPath,
   specKeyOf,
+  parseMemoryMi,
+  formatMemoryMi,
 } from "./schemas";

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from "../sdk/schemas";
+import { formatMemoryMi, parseMemoryMi } from "../sdk/schemas";
 
 export interface FleetHostConfig {
   name: string;
@@ -31,21 +32,6 @@ export const DEFAULT_FLEET: FleetConfig = Object.freeze({
     },
   ]),
 });
-
-const UNIT_MI: Record<string, number> = { Mi: 1, Gi: 1024, Ti: 1024 * 1024 };
-
-/** `4Gi` → 4096 (MiB); undefined when it is not a size quantity. */
-export function parseMemoryMi(q: string): number | undefined {
-  const m = /^([0-9]+)(Mi|Gi|Ti)$/.exec(q);
-  return m ? Number(m[1]) * UNIT_MI[m[2]] : undefined;
-}
-
-/** 4096 → `4Gi`; 1536 → `1536Mi`. */
-export function formatMemoryMi(mi: number): string {
-  if (mi > 0 && mi % (1024 * 1024) === 0) return `${mi / (1024 * 1024)}Ti`;
-  if (mi > 0 && mi % 1024 === 0) return `${mi / 1024}Gi`;
-  return `${mi}Mi`;
-}
 
 /** A message naming what is wrong with `fleet`, or undefined when it is valid. */
 export function fleetProblem(fleet: FleetConfig): string | undefined {

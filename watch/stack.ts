@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { pulumi, type StackPlace } from "../cli/recover/pulumi-cli";
 import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../cli/recover/pending-creates";
 import type { StackConfig } from "../provider/dynamic/service/connection";
+import { stackConfigValues } from "../provider/dynamic/service/recorded-settings";
 import type { Props } from "../provider/dynamic/inputs/props";
 
 /** A workload the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
@@ -40,10 +41,8 @@ export async function loadStack(name: string, where: StackPlace = {}): Promise<S
     pulumi(["config", "--json", "--show-secrets"], name, where),
   ]);
   const state = JSON.parse(exported) as ExportedStack;
-  const raw = JSON.parse(configText) as Record<string, { value?: unknown }>;
-  const config: StackConfig = {
-    get: (key) => (typeof raw[key]?.value === "string" ? (raw[key].value as string) : undefined),
-  };
+  const values = stackConfigValues(configText);
+  const config: StackConfig = { get: (key) => (Object.hasOwn(values, key) ? values[key] : undefined) };
   const workloads: ManagedWorkload[] = [];
   for (const r of state.deployment.resources ?? []) {
     if (!r.type.startsWith(OUR_TYPE_PREFIX) || r.type === `${OUR_TYPE_PREFIX}Template` || !r.id) continue;

@@ -56,3 +56,18 @@ export const ERROR_CODES = {
   unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+const UNIT_MI: Record<string, number> = { Mi: 1, Gi: 1024, Ti: 1024 * 1024 };
+
+/** `4Gi` → 4096 (MiB); undefined when it is not a size quantity. */
+export function parseMemoryMi(q: string): number | undefined {
+  const m = /^([0-9]+)(Mi|Gi|Ti)$/.exec(q);
+  return m ? Number(m[1]) * UNIT_MI[m[2]] : undefined;
+}
+
+/** 4096 → `4Gi`; 1536 → `1536Mi`. */
+export function formatMemoryMi(mi: number): string {
+  if (mi > 0 && mi % (1024 * 1024) === 0) return `${mi / (1024 * 1024)}Ti`;
+  if (mi > 0 && mi % 1024 === 0) return `${mi / 1024}Gi`;
+  return `${mi}Mi`;
+}

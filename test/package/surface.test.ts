@@ -161,6 +161,8 @@ const SDK_FOR_PROVIDER = [
   "templatePasswordPaths",
   "formatPath",
   "specKeyOf",
+  "parseMemoryMi",
+  "formatMemoryMi",
 ];
 
 describe("the package's entry points", () => {

@@ -1,5 +1,6 @@
 import { DEFAULT_SERVICE_OPTIONS, OptionError, startService } from "../../server";
-import { Fleet, formatMemoryMi, parseMemoryMi } from "../../server/fleet";
+import { Fleet } from "../../server/fleet";
+import { formatMemoryMi, parseMemoryMi } from "../../sdk/schemas";
 import { resolveOptions } from "../../server/options";
 
 describe("resolveOptions", () => {

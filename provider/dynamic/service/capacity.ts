@@ -1,4 +1,4 @@
-import type { FleetHosts } from "../../../sdk";
+import { formatMemoryMi, parseMemoryMi, type FleetHosts } from "../../../sdk";
 import { failureAt, type Failure } from "../inputs/failures";
 
 type Host = FleetHosts["regions"][number]["hosts"][number];
@@ -7,21 +7,11 @@ interface Figures {
   memoryMi: number;
 }
 
-const UNIT_MI: Record<string, number> = { Mi: 1, Gi: 1024, Ti: 1024 * 1024 };
-
 /** `4Gi` → 4096 (MiB); undefined for anything else. */
-function mi(quantity: unknown): number | undefined {
-  const m = typeof quantity === "string" ? /^([0-9]+)(Mi|Gi|Ti)$/.exec(quantity) : null;
-  return m ? Number(m[1]) * UNIT_MI[m[2]] : undefined;
-}
+const mi = (quantity: unknown): number | undefined =>
+  typeof quantity === "string" ? parseMemoryMi(quantity) : undefined;
 
-/** 4096 → `4Gi`; 1536 → `1536Mi`. */
-function quantity(memoryMi: number): string {
-  if (memoryMi > 0 && memoryMi % 1024 === 0) return `${memoryMi / 1024}Gi`;
-  return `${memoryMi}Mi`;
-}
-
-const shown = (f: Figures): string => `${f.cpus} CPUs and ${quantity(f.memoryMi)}`;
+const shown = (f: Figures): string => `${f.cpus} CPUs and ${formatMemoryMi(f.memoryMi)}`;
 
 /** The hosts a VM of `placement` may go to, and how messages name them. */
 function scopeOf(fleet: FleetHosts, placement: unknown): { key: string; where: string; hosts: Host[] } {

@@ -15,6 +15,7 @@ import {
   UnauthorizedError,
   UnavailableError,
   proxyFor,
+  formatDuration,
   MAX_RETRY_AFTER_MS,
   type FleetHosts,
   type ProxyInUse,
@@ -107,8 +108,8 @@ function connectionFailure(
     const what = cause instanceof RateLimitedError ? "is rate limiting" : "is unavailable";
     const wait =
       cause.retryAfterMs === undefined
-        ? `kept answering ${cause.status} for ${seconds(trail.elapsedMs)}`
-        : `asks to wait ${cause.retryAfterMs >= MAX_RETRY_AFTER_MS ? "an hour or more" : seconds(cause.retryAfterMs)} (Retry-After), longer than the ${seconds(PREFLIGHT_BUDGET_MS)} the connection check waits`;
+        ? `kept answering ${cause.status} for ${formatDuration(trail.elapsedMs)}`
+        : `asks to wait ${cause.retryAfterMs >= MAX_RETRY_AFTER_MS ? "an hour or more" : formatDuration(cause.retryAfterMs)} (Retry-After), longer than the ${formatDuration(PREFLIGHT_BUDGET_MS)} the connection check waits`;
     return failureAt(
       ["baseUrl"],
       `${at} ${what} (HTTP ${cause.status}) and ${wait}: run the preview again later. No change was sent`,
@@ -122,7 +123,7 @@ function connectionFailure(
   if (cause instanceof HttpError && cause.status >= 500)
     return failureAt(
       ["baseUrl"],
-      `${at} failed ${check} with HTTP ${cause.status} for ${seconds(trail.elapsedMs)}: ${clauseOf(cause)}. No change was sent`,
+      `${at} failed ${check} with HTTP ${cause.status} for ${formatDuration(trail.elapsedMs)}: ${clauseOf(cause)}. No change was sent`,
     );
   if (cause instanceof HttpError)
     return failureAt(
@@ -130,11 +131,6 @@ function connectionFailure(
       `${at} answered ${check} with HTTP ${cause.status}, which the Workspace Workload Service does not (${cause.serviceMessage}): ${fixUrl}`,
     );
   return undefined;
-}
-
-/** `20 s`, `0.4 s` */
-function seconds(ms: number): string {
-  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

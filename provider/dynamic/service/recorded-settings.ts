@@ -12,6 +12,14 @@ import { CONNECTION_SETTINGS, resolveConnection, type Connection, type Connectio
  * the CLI cannot tell (not on PATH, no passphrase, an inline program with no project file).
  */
 
+/** The text values of `pulumi config --json --show-secrets`'s output, by key (`wws:apiKey`). Throws on text that is not JSON. */
+export function stackConfigValues(json: string): Record<string, string> {
+  const parsed = JSON.parse(json) as Record<string, { value?: unknown }>;
+  return Object.fromEntries(
+    Object.entries(parsed).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value]] : [])),
+  );
+}
+
 let current: Promise<Record<string, string> | undefined> | undefined;
 
 /** The stack config `pulumi config` gives now for `stack` (the selected one for ""), or undefined when it cannot. */
@@ -24,12 +32,7 @@ function currentConfig(stack: string): Promise<Record<string, string> | undefine
       (err, stdout) => {
         if (err) return resolve(undefined);
         try {
-          const parsed = JSON.parse(stdout) as Record<string, { value?: unknown }>;
-          resolve(
-            Object.fromEntries(
-              Object.entries(parsed).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value]] : [])),
-            ),
-          );
+          resolve(stackConfigValues(stdout));
         } catch {
           resolve(undefined);
         }
