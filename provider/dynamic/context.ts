@@ -27,6 +27,8 @@ export interface ProviderContext {
   replaceTargets: ReplaceTargets;
   /** The stack the running command names (`--stack`); "" for the project's selected stack; undefined outside the host. */
   engineStack?: string;
+  /** Whether the running command refreshes (read by the host adapter): a read is then a refresh's. */
+  engineRefreshes?: boolean;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   /** The CPUs and memory the deployment's new and grown VMs need, per placement scope. */
@@ -54,6 +56,8 @@ export interface ContextOptions {
   replaceTargets?: readonly string[];
   /** The stack the running command names, from the host adapter. */
   engineStack?: string;
+  /** Whether the running command refreshes, from the host adapter. */
+  engineRefreshes?: boolean;
 }
 
 export interface ManagedContext extends ProviderContext {
@@ -92,6 +96,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
     deleteUrns: options.deleteUrns ?? new DeleteUrns(),
     replaceTargets: replaceTargets(options.replaceTargets ?? []),
     engineStack: options.engineStack,
+    engineRefreshes: options.engineRefreshes,
     preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
     capacity: new CapacityPlan(),
     now: options.now ?? (() => Date.now()),

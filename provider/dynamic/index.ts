@@ -39,6 +39,7 @@ const context = createContext({
   replaceTargets: host?.replaceTargets,
   // "" in the host when the command names no stack: the project's selected one.
   engineStack: host ? (host.stack ?? "") : undefined,
+  engineRefreshes: host?.refreshes,
 });
 
 /** Past this, the exit closes whatever the clients did not close themselves. */

@@ -41,6 +41,8 @@ export interface HostConnection {
   replaceTargets: string[];
   /** The stack the running command names (`--stack`, `-s`), when it names one. */
   stack: string | undefined;
+  /** Whether the running command refreshes (`pulumi refresh`, or `--refresh`/`-r` of up or preview). */
+  refreshes: boolean;
   /** Each hook and whether it is in place. */
   hooks: Readonly<Record<HostHook, boolean>>;
 }
@@ -67,7 +69,13 @@ export function connectHost(options: HostOptions): HostConnection {
     deleteUrns: !off.has("deleteUrns") && options.deleteUrns.watch(),
     replaceFlags: argv.length > 0,
   };
-  return { log, replaceTargets: replaceTargetsOf(argv), stack: stackOf(argv), hooks: Object.freeze(hooks) };
+  return {
+    log,
+    replaceTargets: replaceTargetsOf(argv),
+    stack: stackOf(argv),
+    refreshes: argv.some((a) => a === "refresh" || a === "-r" || /^--refresh(=true)?$/.test(a)),
+    hooks: Object.freeze(hooks),
+  };
 }
 
 /** The value of `--stack` or `-s` in `argv` (`--flag value` or `--flag=value`). */

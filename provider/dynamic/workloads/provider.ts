@@ -174,14 +174,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
-        // A refresh's read has no URN: its note goes on the Stack row, naming the workload.
-        const note = recordedSettingsNote(
-          "refresh",
-          { stack: ctx.engineStack },
-          stored.connection,
-          ctx.sources(),
-          conn,
-        );
+        // A refresh's read has no URN: its note goes on the Stack row, naming the workload. Other
+        // reads (a `get` at each up, an import) are not a refresh's and ask nothing of the CLI.
+        const note = ctx.engineRefreshes
+          ? recordedSettingsNote("refresh", { stack: ctx.engineStack }, stored.connection, ctx.sources(), conn)
+          : undefined;
         // Side by side: far from the service, one round trip per resource instead of two in a row.
         const [status, spec, recordedNote] = await Promise.all([
           client.findStatus(workloadId, call),
