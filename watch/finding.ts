@@ -10,7 +10,7 @@ export interface Cause {
 
 /** One finding of the watch: what a line of its output says, as data (`--json`). */
 export interface Finding {
-  kind: "drift" | "deleted" | "restarted" | "failed" | "contested" | "reverted" | "revert-refused";
+  kind: "drift" | "changed-back" | "deleted" | "restarted" | "failed" | "contested" | "reverted" | "revert-refused";
   stack: string;
   urn: string;
   /** `Pod "web"`. */
@@ -64,6 +64,23 @@ export function findingsOf(
   });
 }
 
+/**
+ * A change the stream told of only after a gap (replayed on reconnect, or read from the activity
+ * after a `resync`) whose workload is as declared again: what it was in between is gone.
+ */
+export function changedBackFinding(w: { stack: string; urn: string; id: string }, cause: Cause): Finding {
+  return {
+    kind: "changed-back",
+    stack: w.stack,
+    urn: w.urn,
+    resource: describeUrn(w.urn),
+    id: w.id,
+    actor: cause.actor,
+    activityId: cause.activityId,
+    at: cause.at ?? new Date().toISOString(),
+  };
+}
+
 const clock = (iso: string): string => (iso.length >= 19 ? iso.slice(11, 19) : iso);
 
 function byWhom(f: Finding): string {
@@ -86,6 +103,8 @@ export function lineOf(f: Finding): string {
         .join(", ");
       return `drift: ${head}: ${fields} ${at}, ${byWhom(f)}`;
     }
+    case "changed-back":
+      return `drift: ${head} was changed outside Pulumi while the watch's event stream was down, and is as declared again (what it was in between is not known) ${at}, ${byWhom(f)}`;
     case "deleted":
       return `drift: ${head} was deleted outside Pulumi (the stack records it, the service no longer has it) ${at}, ${byWhom(f)}`;
     case "restarted":

@@ -1,15 +1,18 @@
-import { EventHub, resolveNetwork, type StreamState, type WorkspaceEvent } from "../sdk";
+import { EventHub, resolveNetwork, type StreamState, type WorkspaceClient, type WorkspaceEvent } from "../sdk";
 import { createContext, type ManagedContext } from "../provider/dynamic/context";
 import { requireConnection } from "../provider/dynamic/service/connection";
 import { requireNetworkSettings } from "../provider/dynamic/service/network";
 import { forgetSpecs } from "../provider/dynamic/service/shared-spec";
 import { createWorkloadProvider } from "../provider/dynamic/workloads/provider";
 import type { ProviderImpl } from "../provider/dynamic/types";
-import { compareWorkload } from "./compare";
-import { findingsOf, signatureOf, type Cause, type Finding } from "./finding";
+import { compareWorkload, type Difference } from "./compare";
+import { changedBackFinding, findingsOf, signatureOf, type Cause, type Finding } from "./finding";
 import { Reverter } from "./revert";
 import type { StackPlace } from "../cli/recover/pulumi-cli";
 import { stateStamp, loadStack, projectOf, stackLocked, type ManagedWorkload, type StackView } from "./stack";
+
+/** How long a finding no row announced waits for the row that names who made it. */
+const ROW_GRACE_MS = 1000;
 
 /** Actors of rows the service writes itself, not a key's change. */
 const SERVICE_ACTORS = new Set(["reconciler", "control"]);
@@ -45,6 +48,16 @@ interface Group {
   wasOpen: boolean;
   /** The service's activity rows name their target (an extension of the spec). */
   rowsNameTargets: boolean;
+  /** The newest event id seen, or at the start the newest activity row's: where a catch-up starts. */
+  lastEventId?: string;
+  /** An event came with an id: the stream itself resumes from it (`Last-Event-ID`) and replays the gap. */
+  streamResumes: boolean;
+  /** From a reconnect until the comparison that follows it: rows now are the ones replayed from the gap. */
+  catchingUp: boolean;
+  /** Rows by a key about a managed workload, made while the stream was down (workload id → first such row). */
+  gapRows: Map<string, Cause>;
+  /** For the rows a `resync` skipped (`GET /activity?after=`). */
+  client: () => WorkspaceClient;
 }
 
 interface StackEntry {
@@ -61,6 +74,11 @@ interface StackEntry {
  * read and diff) with what the stack recorded. A finding is reported once; while a stack's update
  * holds its lock the comparison waits, and the stack is learnt again when it ends.
  */
+/** Keeps the first row by a key (not the service's own steps) of each workload. */
+function noteGapRow(g: Group, id: string, cause: Cause): void {
+  if (cause.actor && !SERVICE_ACTORS.has(cause.actor) && !g.gapRows.has(id)) g.gapRows.set(id, cause);
+}
+
 export class Watch {
   private readonly hub = new EventHub();
   private readonly stacks = new Map<string, StackEntry>();
@@ -96,6 +114,7 @@ export class Watch {
     this.stopped = true;
     this.reverter.stop();
     for (const t of this.timers) clearInterval(t);
+    for (const t of this.held) clearTimeout(t);
     for (const g of this.groups.values()) {
       clearTimeout(g.timer);
       g.unsubscribe();
@@ -191,6 +210,10 @@ export class Watch {
             pending: new Map(),
             wasOpen: false,
             rowsNameTargets: false,
+            catchingUp: false,
+            streamResumes: false,
+            gapRows: new Map(),
+            client: () => ctx.client(conn),
             unsubscribe: () => undefined,
           };
           fresh.unsubscribe = this.hub.subscribe(
@@ -200,6 +223,7 @@ export class Watch {
               onState: (s) => this.onState(fresh, s),
             },
           );
+          void this.seedLastEventId(fresh);
           g = fresh;
         }
         if (!next.has(key)) g.workloads = new Map();
@@ -214,7 +238,12 @@ export class Watch {
   private onState(g: Group, state: StreamState): void {
     if (state === "open") {
       // Every (re)connect: whatever happened while down is compared in full.
-      if (g.wasOpen) this.options.onStatus?.(`event stream of workspace ${g.workspace} is back: comparing everything`);
+      if (g.wasOpen) {
+        this.options.onStatus?.(`event stream of workspace ${g.workspace} is back: comparing everything`);
+        g.catchingUp = true;
+        // No event yet, so nothing to resume from: the stream cannot replay what it missed.
+        if (!g.streamResumes) return void this.catchUp(g, g.lastEventId);
+      }
       g.wasOpen = true;
       this.schedule(g, "*", {});
     } else if (state === "down" && g.wasOpen)
@@ -222,7 +251,12 @@ export class Watch {
   }
 
   private onEvent(g: Group, e: WorkspaceEvent): void {
-    if (e.type === "resync") return this.schedule(g, "*", {});
+    const previousId = g.lastEventId;
+    if (e.id) {
+      g.lastEventId = e.id;
+      g.streamResumes = true;
+    }
+    if (e.type === "resync") return void this.catchUp(g, previousId);
     // Where the service's rows name their workload, each change comes with one: spec-changed adds nothing.
     if (e.type === "spec-changed") return g.rowsNameTargets ? undefined : this.schedule(g, "*", {});
     if (e.type !== "activity") return;
@@ -237,7 +271,46 @@ export class Watch {
     if (id === undefined) return this.schedule(g, "*", cause);
     g.rowsNameTargets = true;
     if (row.target?.type !== undefined && row.target.type !== "workload") return;
-    if (g.workloads.has(id)) this.schedule(g, id, cause);
+    if (!g.workloads.has(id)) return;
+    if (g.catchingUp) noteGapRow(g, id, cause);
+    this.schedule(g, id, cause);
+  }
+
+  /** The newest activity row's id, for a catch-up after a cut that comes before any event. */
+  private async seedLastEventId(g: Group): Promise<void> {
+    const newest = (
+      await g
+        .client()
+        .listActivity({ limit: 1 })
+        .catch(() => [])
+    ).at(-1);
+    if (g.lastEventId === undefined && newest?.id !== undefined) g.lastEventId = String(newest.id);
+  }
+
+  /**
+   * After a `resync` (the service could not replay what the stream missed), or a reconnect before
+   * any event, the rows it missed are asked for once, where the service keeps them, so that a change made and undone meanwhile is
+   * still reported; then everything is compared.
+   */
+  private async catchUp(g: Group, after: string | undefined): Promise<void> {
+    if (after !== undefined && g.wasOpen) {
+      try {
+        for (const row of await g.client().listActivity({ after, limit: 1000 })) {
+          const id = row.target?.id;
+          if (id === undefined || !g.workloads.has(id)) continue;
+          noteGapRow(g, id, {
+            actor: row.actor,
+            activityId: row.id === undefined ? undefined : String(row.id),
+            at: row.at,
+          });
+        }
+      } catch (err) {
+        this.options.onStatus?.(
+          `could not read the activity the stream of workspace ${g.workspace} missed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+    this.schedule(g, "*", {});
   }
 
   private schedule(g: Group, id: string, cause: Cause): void {
@@ -255,52 +328,100 @@ export class Watch {
     g.timer = undefined;
     const pending = new Map(g.pending);
     g.pending.clear();
+    const gapRows = g.gapRows;
+    g.gapRows = new Map();
+    g.catchingUp = false;
     const all = pending.has("*");
     const targets = all ? [...g.workloads.keys()] : [...pending.keys()];
     const anyCause = pending.get("*") ?? {};
     this.options.onRead?.(g.workspace, targets.length);
     // A fresh read of the workspace's spec, shared by every workload compared now.
     forgetSpecs();
+    const changedBack: Array<{ w: ManagedWorkload; cause: Cause }> = [];
     await Promise.all(
       targets.map(async (id) => {
         const w = g.workloads.get(id);
         if (!w) return;
-        await this.compare(w, pending.get(id) ?? (anyCause.actor || anyCause.activityId ? anyCause : {}));
+        const knownDrift = this.reported.has(w.urn);
+        const outcome = await this.compare(
+          w,
+          pending.get(id) ?? (anyCause.actor || anyCause.activityId ? anyCause : {}),
+        );
+        const gapRow = gapRows.get(id);
+        // A row from the gap, and nothing differs now: a change made and undone while the stream was
+        // down (unless it undid a drift already reported).
+        if (outcome === "as declared" && gapRow && !knownDrift) changedBack.push({ w, cause: gapRow });
       }),
     );
+    for (const { w, cause } of changedBack)
+      if (await this.ownUpdateEnded(w.stack)) continue;
+      else this.report(changedBackFinding(w, cause));
   }
 
-  private async compare(w: ManagedWorkload, cause: Cause): Promise<void> {
+  /**
+   * Whether the stack's record may not explain what the service shows: an update of it runs, or
+   * one ended since the record was learnt. Either way the watch learns it once the update has
+   * ended and compares everything again, and reports nothing now.
+   */
+  private async ownUpdateEnded(stack: string): Promise<boolean> {
+    const entry = this.stacks.get(stack);
+    if (!entry) return true;
+    // An update of the stack runs: the workspace and the record differ on purpose until it ends.
+    // One that ended since the record was learnt: what it did is no drift.
+    if ((await this.locked(stack)) || (await this.stamp(stack).catch(() => "")) !== entry.stamp) {
+      this.afterUpdate(stack);
+      return true;
+    }
+    return false;
+  }
+
+  private async compare(w: ManagedWorkload, cause: Cause): Promise<"as declared" | "differs" | "unknown"> {
     const entry = this.stacks.get(w.stack);
-    if (!entry || this.stopped) return;
+    if (!entry || this.stopped) return "unknown";
     let diffs;
     try {
       diffs = await compareWorkload(entry.provider, w);
     } catch (err) {
       this.options.onStatus?.(`could not compare ${w.urn}: ${err instanceof Error ? err.message : String(err)}`);
-      return;
+      return "unknown";
     }
     if (diffs.length === 0) {
       // As declared again: a later drift of it is new.
       this.reported.delete(w.urn);
-      return;
+      return "as declared";
     }
-    // An update of the stack runs: the workspace and the record differ on purpose until it ends.
-    if (await this.locked(w.stack)) return this.afterUpdate(w.stack);
-    // One that ended since the record was learnt: what it did is no drift. Learn it and compare again.
-    if ((await this.stamp(w.stack).catch(() => "")) !== entry.stamp) return this.afterUpdate(w.stack);
-    const seen = this.reported.get(w.urn) ?? new Set<string>();
-    this.reported.set(w.urn, seen);
+    if (await this.ownUpdateEnded(w.stack)) return "unknown";
+    if (!this.reported.has(w.urn)) this.reported.set(w.urn, new Set());
     for (const f of findingsOf(diffs, w, cause, new Date())) {
-      const sig = signatureOf(f);
-      if (seen.has(sig)) continue;
-      seen.add(sig);
-      this.report(f);
-      if (this.options.revert && f.kind === "drift") this.reverter.consider(f, diffs);
+      if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
+      // Found by a comparison no row asked for (the start, a reconnect): the row of the change may
+      // still be on its way, and names who made it. Held that long; reported as found if none came.
+      if (cause.actor === undefined) this.hold(() => this.reportOnce(w, f, diffs));
+      else this.reportOnce(w, f, diffs);
     }
+    return "differs";
+  }
+
+  private reportOnce(w: ManagedWorkload, f: Finding, diffs: Difference[]): void {
+    const sig = signatureOf(f);
+    const seen = this.reported.get(w.urn);
+    if (seen?.has(sig) || this.stopped) return;
+    seen?.add(sig);
+    this.report(f);
+    // Not when it is as declared again meanwhile (no record of it): nothing to put back.
+    if (seen && this.options.revert && f.kind === "drift") this.reverter.consider(f, diffs);
+  }
+
+  private hold(then: () => void): void {
+    const timer = setTimeout(() => {
+      this.held.delete(timer);
+      then();
+    }, ROW_GRACE_MS);
+    this.held.add(timer);
   }
 
   private waitingFor = new Set<string>();
+  private readonly held = new Set<NodeJS.Timeout>();
 
   /** Waits for the stack's update to end, learns its new record, then compares everything again. */
   private afterUpdate(stack: string): void {

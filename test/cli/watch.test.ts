@@ -220,6 +220,54 @@ describe("pulumi-wws watch", () => {
     for (const secret of [dbPassword, STACK_KEY, OPS_KEY]) expect(printed).not.toContain(secret);
   });
 
+  it("reports a change made and undone while its event stream was down, from the activity rows it missed", async () => {
+    const gap = await startRestartableService({
+      prefix: "watchgap",
+      count: 1,
+      keyFor: () => STACK_KEY,
+      service: { keys: { "watchgap-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
+    });
+    try {
+      const ws = gap.workspace();
+      const s = await fileProgramStack("wws-watch-gap");
+      kept.push(s);
+      await s.stack.setAllConfig({
+        "wws:baseUrl": { value: gap.url },
+        "wws:workspace": { value: ws.name },
+        "wws:apiKey": { value: ws.apiKey, secret: true },
+      });
+      s.setProgram(
+        `const wws = require("pulumi-wws");\nnew wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n`,
+      );
+      await upOk(s.stack);
+      const ops = new WorkspaceClient({ baseUrl: gap.url, workspace: ws.name, apiKey: OPS_KEY });
+      const watch = startWatch(s.stack, []);
+      watchers.push(watch);
+      await until("the watch to start", () => watch.status.some((l) => /watching 1 workloads/.test(l)));
+
+      // The stream is cut and cannot come back; meanwhile the pod is changed and put back by hand.
+      await gap.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws.name}/events` });
+      await gap.ctl.dropStreams();
+      await until("the stream down", () => watch.status.some((l) => /is down/.test(l)));
+      await changeLive(ops, "calm", { memory: "1Gi" });
+      await changeLive(ops, "calm", { memory: "256Mi" });
+      await gap.ctl.clearFaults();
+
+      const back = await until("the change and its undoing", () =>
+        watch.findings.find((f) => f.kind === "changed-back"),
+      );
+      expect(back).toMatchObject({ resource: 'Pod "calm"', actor: "ops-laptop", id: `${ws.name}/calm` });
+      expect(back.activityId).toMatch(/^\d+$/);
+      await sleep(1000);
+      expect(watch.findings).toHaveLength(1);
+      watch.proc.kill("SIGTERM");
+      expect(await watch.exited).toBe(0);
+      await ops.close();
+    } finally {
+      await gap.close();
+    }
+  });
+
   it("finds the same against a service of the spec profile (rows that name nothing), and reports a Failed workload and a delete", async () => {
     const spec = await startRestartableService({
       prefix: "watchspec",
