@@ -1,6 +1,8 @@
 import { classifyWorkloadChanges } from "../provider/dynamic/workloads/diff";
 import { sameValue } from "../provider/dynamic/inputs/equal";
 import { DRIFT_KEY, inputsOf } from "../provider/dynamic/inputs/props";
+import { PROVIDER_KEY } from "../provider/dynamic/inputs/props";
+import { TEMPLATE_RULES } from "../provider/fields/template-fields";
 import type { ProviderImpl } from "../provider/dynamic/types";
 import type { ManagedWorkload } from "./stack";
 
@@ -40,6 +42,7 @@ function pathsOf(prefix: string, a: unknown, b: unknown, out: Array<{ path: stri
 export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload): Promise<Difference[]> {
   const read = await provider.read(w.id, w.recorded);
   if (!read.id || !read.props) return [{ kind: "deleted" }];
+  if (w.kind === "template") return templateDifferences(w, read.props);
   const live = read.props;
   const out: Difference[] = [];
   const changes = classifyWorkloadChanges(inputsOf(w.recorded), inputsOf(live));
@@ -61,4 +64,15 @@ export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload
   if (live.phase === "Failed" && w.recorded.phase !== "Failed")
     out.push({ kind: "failed", message: typeof live.message === "string" ? live.message : "no message" });
   return out;
+}
+
+/** A template's fields that differ (the service has no template update: any change replaces it). */
+function templateDifferences(w: ManagedWorkload, live: Record<string, unknown>): Difference[] {
+  const outputs: readonly string[] = [...TEMPLATE_RULES.outputKeys, PROVIDER_KEY];
+  const keys = [...new Set([...Object.keys(w.recorded), ...Object.keys(live)])].filter((k) => !outputs.includes(k));
+  const found: Array<{ path: string; a: unknown; b: unknown }> = [];
+  for (const key of keys.sort()) pathsOf(key, w.recorded[key], live[key], found);
+  if (found.length === 0) return [];
+  const fields = found.map((f) => ({ path: f.path, recorded: f.a, live: f.b, secret: SECRET_PATH.test(f.path) }));
+  return [{ kind: "changed", fields, replaces: true }];
 }

@@ -6,8 +6,9 @@ import type { StackConfig } from "../provider/dynamic/service/connection";
 import { stackConfigValues } from "../provider/dynamic/service/recorded-settings";
 import type { Props } from "../provider/dynamic/inputs/props";
 
-/** A workload the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
+/** A workload or template the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
 export interface ManagedWorkload {
+  kind: "workload" | "template";
   stack: string;
   urn: string;
   id: string;
@@ -16,7 +17,7 @@ export interface ManagedWorkload {
   secretKeys: ReadonlySet<string>;
 }
 
-/** What the watch knows of a stack: its workloads, its config (secrets decrypted, as `pulumi up` gets it), when its state last changed. */
+/** What the watch knows of a stack: its workloads and templates, its config (secrets decrypted, as `pulumi up` gets it), when its state last changed. */
 export interface StackView {
   name: string;
   workloads: ManagedWorkload[];
@@ -34,7 +35,7 @@ export async function selectedStack(): Promise<string> {
   return (await pulumi(["stack", "--show-name"])).trim();
 }
 
-/** A stack's workloads and config, read with the `pulumi` CLI: any backend and secrets provider. */
+/** A stack's workloads, templates and config, read with the `pulumi` CLI: any backend and secrets provider. */
 export async function loadStack(name: string, where: StackPlace = {}): Promise<StackView> {
   const [exported, configText] = await Promise.all([
     pulumi(["stack", "export", "--show-secrets"], name, where),
@@ -45,10 +46,11 @@ export async function loadStack(name: string, where: StackPlace = {}): Promise<S
   const config: StackConfig = { get: (key) => (Object.hasOwn(values, key) ? values[key] : undefined) };
   const workloads: ManagedWorkload[] = [];
   for (const r of state.deployment.resources ?? []) {
-    if (!r.type.startsWith(OUR_TYPE_PREFIX) || r.type === `${OUR_TYPE_PREFIX}Template` || !r.id) continue;
+    if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id) continue;
+    const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
     const outputs = r.outputs ?? {};
     const secretKeys = new Set(Object.keys(outputs).filter((k) => isSecret(outputs[k])));
-    workloads.push({ stack: name, urn: r.urn, id: r.id, recorded: revealed(outputs) as Props, secretKeys });
+    workloads.push({ kind, stack: name, urn: r.urn, id: r.id, recorded: revealed(outputs) as Props, secretKeys });
   }
   const manifest = state.deployment.manifest as { time?: string } | undefined;
   return { name, workloads, config, version: `${manifest?.time ?? ""}:${workloads.length}` };

@@ -4,6 +4,7 @@ import { requireConnection } from "../provider/dynamic/service/connection";
 import { requireNetworkSettings } from "../provider/dynamic/service/network";
 import { forgetSpecs } from "../provider/dynamic/service/shared-spec";
 import { createWorkloadProvider } from "../provider/dynamic/workloads/provider";
+import { createTemplateProvider } from "../provider/dynamic/templates/provider";
 import type { ProviderImpl } from "../provider/dynamic/types";
 import { compareWorkload, type Difference } from "./compare";
 import { changedBackFinding, findingsOf, signatureOf, type Cause, type Finding } from "./finding";
@@ -41,7 +42,7 @@ export interface WatchOptions {
 interface Group {
   key: string;
   workspace: string;
-  workloads: Map<string, ManagedWorkload>; // by workload id
+  workloads: Map<string, ManagedWorkload>; // by `keyOf`
   unsubscribe: () => void;
   pending: Map<string, Cause>; // workload id → cause; "*" all
   timer?: NodeJS.Timeout;
@@ -54,7 +55,7 @@ interface Group {
   streamResumes: boolean;
   /** From a reconnect until the comparison that follows it: rows now are the ones replayed from the gap. */
   catchingUp: boolean;
-  /** Rows by a key about a managed workload, made while the stream was down (workload id → first such row). */
+  /** Rows by a key about a managed workload or template, made while the stream was down (`keyOf` → first such row). */
   gapRows: Map<string, Cause>;
   /** For the rows a `resync` skipped (`GET /activity?after=`). */
   client: () => WorkspaceClient;
@@ -64,8 +65,13 @@ interface StackEntry {
   view: StackView;
   /** `stateStamp` when `view` was read. */
   stamp: string;
-  provider: ProviderImpl;
+  providers: Record<ManagedWorkload["kind"], ProviderImpl>;
   ctx: ManagedContext;
+}
+
+/** A row's target, or a managed resource, as a key of its group: a workload's id; `template:<id>`. */
+function keyOf(kind: string | undefined, id: string): string {
+  return kind === "template" ? `template:${id}` : id;
 }
 
 /**
@@ -123,9 +129,17 @@ export class Watch {
     await Promise.all([...this.stacks.values()].map((s) => s.ctx.close()));
   }
 
-  /** Workloads watched, over all stacks. */
+  /** Workloads and templates watched, over all stacks. */
   get size(): number {
     return [...this.stacks.values()].reduce((n, s) => n + s.view.workloads.length, 0);
+  }
+
+  /** What it watches, in words: `3 workloads`, `3 workloads and 1 template`. */
+  get watched(): string {
+    const templates = [...this.stacks.values()].flatMap((s) => s.view.workloads).filter((w) => w.kind === "template");
+    const workloads = `${this.size - templates.length} workloads`;
+    if (templates.length === 0) return workloads;
+    return `${workloads} and ${templates.length} template${templates.length === 1 ? "" : "s"}`;
   }
 
   private status(): void {
@@ -136,7 +150,7 @@ export class Watch {
       differing === 0
         ? "all as declared"
         : `${differing} differ from the stack's record (reported above), the others as declared`;
-    this.options.onStatus?.(`watching ${this.size} workloads of stack ${names} in workspace ${workspaces}: ${verdict}`);
+    this.options.onStatus?.(`watching ${this.watched} of stack ${names} in workspace ${workspaces}: ${verdict}`);
   }
 
   private place(stack: string): StackPlace {
@@ -176,7 +190,8 @@ export class Watch {
       }
       if (before) await before.ctx.close();
       const ctx = createContext({ config: view.config, env: this.place(name).env ?? this.env, replaceTargets: [] });
-      this.stacks.set(name, { view, stamp, ctx, provider: createWorkloadProvider(ctx) });
+      const providers = { workload: createWorkloadProvider(ctx), template: createTemplateProvider(ctx) };
+      this.stacks.set(name, { view, stamp, ctx, providers });
     }
     this.regroup();
   }
@@ -228,7 +243,7 @@ export class Watch {
         }
         if (!next.has(key)) g.workloads = new Map();
         next.set(key, g);
-        g.workloads.set(w.id.slice(w.id.indexOf("/") + 1), w);
+        g.workloads.set(keyOf(w.kind, w.id.slice(w.id.indexOf("/") + 1)), w);
       }
     }
     for (const [key, g] of this.groups) if (!next.has(key)) g.unsubscribe();
@@ -266,14 +281,13 @@ export class Watch {
       activityId: row.id === undefined ? e.id : String(row.id),
       at: row.at,
     };
-    const id = row.target?.id;
     // A row that names nothing (the spec's rows): any managed workload may have changed.
-    if (id === undefined) return this.schedule(g, "*", cause);
+    if (row.target?.id === undefined) return this.schedule(g, "*", cause);
     g.rowsNameTargets = true;
-    if (row.target?.type !== undefined && row.target.type !== "workload") return;
-    if (!g.workloads.has(id)) return;
-    if (g.catchingUp) noteGapRow(g, id, cause);
-    this.schedule(g, id, cause);
+    const key = keyOf(row.target.type, row.target.id);
+    if (!g.workloads.has(key)) return;
+    if (g.catchingUp) noteGapRow(g, key, cause);
+    this.schedule(g, key, cause);
   }
 
   /** The newest activity row's id, for a catch-up after a cut that comes before any event. */
@@ -296,9 +310,9 @@ export class Watch {
     if (after !== undefined && g.wasOpen) {
       try {
         for (const row of await g.client().listActivity({ after, limit: 1000 })) {
-          const id = row.target?.id;
-          if (id === undefined || !g.workloads.has(id)) continue;
-          noteGapRow(g, id, {
+          const key = row.target?.id === undefined ? undefined : keyOf(row.target.type, row.target.id);
+          if (key === undefined || !g.workloads.has(key)) continue;
+          noteGapRow(g, key, {
             actor: row.actor,
             activityId: row.id === undefined ? undefined : String(row.id),
             at: row.at,
@@ -380,7 +394,7 @@ export class Watch {
     if (!entry || this.stopped) return "unknown";
     let diffs;
     try {
-      diffs = await compareWorkload(entry.provider, w);
+      diffs = await compareWorkload(entry.providers[w.kind], w);
     } catch (err) {
       this.options.onStatus?.(`could not compare ${w.urn}: ${err instanceof Error ? err.message : String(err)}`);
       return "unknown";

@@ -38,7 +38,7 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
   process.once("SIGTERM", stop);
   try {
     await watch.start();
-    const line = `watching ${watch.size} workloads of stack ${stacks.join(", ")}${args.revert ? " (reverting in-place drift)" : ""}`;
+    const line = `watching ${watch.watched} of stack ${stacks.join(", ")}${args.revert ? " (reverting in-place drift)" : ""}`;
     if (args.json) io.err(`${now()} ${line}`);
     else io.out(`${now()} ${line}`);
     return await ended;

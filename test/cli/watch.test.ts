@@ -220,7 +220,7 @@ describe("pulumi-wws watch", () => {
     for (const secret of [dbPassword, STACK_KEY, OPS_KEY]) expect(printed).not.toContain(secret);
   });
 
-  it("reports a change made and undone while its event stream was down, from the activity rows it missed", async () => {
+  it("reports a change made and undone while its event stream was down, from the activity rows it missed, and a template deleted", async () => {
     const gap = await startRestartableService({
       prefix: "watchgap",
       count: 1,
@@ -237,13 +237,14 @@ describe("pulumi-wws watch", () => {
         "wws:apiKey": { value: ws.apiKey, secret: true },
       });
       s.setProgram(
-        `const wws = require("pulumi-wws");\nnew wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n`,
+        `const wws = require("pulumi-wws");\nnew wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n` +
+          `new wws.Template("tpl", { name: "dev box", kind: "pod", config: { pod: { image: "nginx" } } });\n`,
       );
       await upOk(s.stack);
       const ops = new WorkspaceClient({ baseUrl: gap.url, workspace: ws.name, apiKey: OPS_KEY });
       const watch = startWatch(s.stack, []);
       watchers.push(watch);
-      await until("the watch to start", () => watch.status.some((l) => /watching 1 workloads/.test(l)));
+      await until("the watch to start", () => watch.status.some((l) => /watching 1 workloads and 1 template/.test(l)));
 
       // The stream is cut and cannot come back; meanwhile the pod is changed and put back by hand.
       await gap.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws.name}/events` });
@@ -258,8 +259,14 @@ describe("pulumi-wws watch", () => {
       );
       expect(back).toMatchObject({ resource: 'Pod "calm"', actor: "ops-laptop", id: `${ws.name}/calm` });
       expect(back.activityId).toMatch(/^\d+$/);
+
+      // A template deleted outside Pulumi, with the stream back.
+      const tpl = (await ops.listTemplates()).find((t) => t.name === "dev box")!;
+      await ops.deleteTemplate(tpl.id);
+      const gone = await until("the template's delete", () => watch.findings.find((f) => f.kind === "deleted"));
+      expect(gone).toMatchObject({ resource: 'Template "tpl"', actor: "ops-laptop" });
       await sleep(1000);
-      expect(watch.findings).toHaveLength(1);
+      expect(watch.findings.map((f) => f.kind)).toEqual(["changed-back", "deleted"]);
       watch.proc.kill("SIGTERM");
       expect(await watch.exited).toBe(0);
       await ops.close();
