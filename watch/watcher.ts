@@ -134,12 +134,12 @@ export class Watch {
     return [...this.stacks.values()].reduce((n, s) => n + s.view.workloads.length, 0);
   }
 
-  /** What it watches, in words: `3 workloads`, `3 workloads and 1 template`. */
+  /** What it watches, in words: `3 workloads`, `1 workload`, `3 workloads and 1 template`. */
   get watched(): string {
     const templates = [...this.stacks.values()].flatMap((s) => s.view.workloads).filter((w) => w.kind === "template");
-    const workloads = `${this.size - templates.length} workloads`;
-    if (templates.length === 0) return workloads;
-    return `${workloads} and ${templates.length} template${templates.length === 1 ? "" : "s"}`;
+    const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+    const workloads = count(this.size - templates.length, "workload");
+    return templates.length === 0 ? workloads : `${workloads} and ${count(templates.length, "template")}`;
   }
 
   private status(): void {

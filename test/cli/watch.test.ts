@@ -244,7 +244,7 @@ describe("pulumi-wws watch", () => {
       const ops = new WorkspaceClient({ baseUrl: gap.url, workspace: ws.name, apiKey: OPS_KEY });
       const watch = startWatch(s.stack, []);
       watchers.push(watch);
-      await until("the watch to start", () => watch.status.some((l) => /watching 1 workloads and 1 template/.test(l)));
+      await until("the watch to start", () => watch.status.some((l) => /watching 1 workload and 1 template/.test(l)));
 
       // The stream is cut and cannot come back; meanwhile the pod is changed and put back by hand.
       await gap.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws.name}/events` });
