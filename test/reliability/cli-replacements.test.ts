@@ -5,6 +5,7 @@
  * id is its own) and created again with the declared spec. A Database is refused through each
  * door without `allowDataLoss` (the options at preview, `--replace` at preview, a taint at its
  * delete), with nothing deleted; with `allowDataLoss: true`, `--replace` replaces it. A
+ * Pod replaced along with another (`replaceWith`) is deleted first and created again. A
  * `deletedWith` pointing at a Pod says at preview that the service does not cascade, and it is so.
  */
 import { execFile } from "node:child_process";
@@ -24,6 +25,8 @@ interface Declared {
   trigger?: string;
   dbOptions?: string;
   dbArgs?: string;
+  /** More resources, after the three. */
+  more?: string;
 }
 
 /** Pod "rp" (memory replaced on change), Database "db", and Pod "side" deleted with "rp". */
@@ -34,7 +37,8 @@ function program(d: Declared = {}): string {
     `{ replaceOnChanges: ["memory"], replacementTrigger: "${d.trigger ?? "a"}" });\n` +
     `new wws.Database("db", { engine: "postgres", cpu: "500m", credentials: { password: cfg.requireSecret("dbPassword") }${d.dbArgs ?? ""} }, ` +
     `{ ${d.dbOptions ?? ""} });\n` +
-    `new wws.Pod("side", { image: "nginx:1.27" }, { deletedWith: rp });\n`
+    `new wws.Pod("side", { image: "nginx:1.27" }, { deletedWith: rp });\n` +
+    (d.more ?? "")
   );
 }
 
@@ -174,6 +178,26 @@ describe("replacements through pulumi", () => {
     expect(replaced.stdout).toMatch(/Database db replaced/);
     expect(await activity()).toEqual(["workload.deleted db", "workload.created db"]);
     expect(await client.getStatus("db")).toMatchObject({ phase: "Running", generation: 1 });
+
+    // replaceWith: a pod replaced along with "rp" is deleted, then checked without its state: its id
+    // is its own, so it is created again, not refused.
+    const follower = {
+      ...pod,
+      dbArgs: ", allowDataLoss: true",
+      more: `new wws.Pod("rw", { image: "nginx:1.27" }, { replaceWith: [rp] });\n`,
+    };
+    s.setProgram(program(follower));
+    ok(await op("up"));
+    expect(await activity()).toEqual(["workload.created rw"]);
+    s.setProgram(program({ ...follower, trigger: "c" }));
+    ok(await op("up"));
+    expect((await activity()).sort()).toEqual([
+      "workload.created rp",
+      "workload.created rw",
+      "workload.deleted rp",
+      "workload.deleted rw",
+    ]);
+    expect(await client.getStatus("rw")).toMatchObject({ phase: "Running", generation: 1 });
 
     // deletedWith: the destroy skips "side", which keeps running, as the warning said.
     ok(await op("destroy"));

@@ -1,11 +1,74 @@
+/**
+ * The engine's order of calls, as this provider rests on it: what `check` records (here, in the
+ * credentials vault, in the import proofs) is read by the calls that follow it in the same process.
+ * Each assumption names the test that pins it (a real `pulumi` run where one exists); a change of
+ * the engine that breaks one fails that test.
+ *
+ * 1. One provider process serves every resource of a deployment with the same provider text
+ *    (provider/hosted-resource.ts), and the engine checks a resource before it creates or updates
+ *    it. Not assumed: that every check comes before every create (the engine steps a resource as
+ *    soon as the program registers it): only a preview's checks all come before anything is sent.
+ *    - Two resources declaring one workload are refused at `check` (`declaredTwice`):
+ *      test/reliability/cli-first-week.test.ts, "should refuse two resources naming one workload id,
+ *      naming both, before anything is sent".
+ *    - The password `check` sealed is put back by `create` and `update` (credentials/digest.ts,
+ *      `CredentialVault`); in a process that did not check, a create fails, sending nothing:
+ *      test/provider/credentials/digest.test.ts, "should check into inputs without the password,
+ *      create with it, and keep it out of outputs" and "should fail a create whose password this
+ *      process never saw, naming the workload, and send nothing"; through `pulumi up`, the
+ *      database's create of test/reliability/cli-ownership.test.ts, "should refuse a move into a
+ *      component without aliases at preview, …".
+ *    - An `import` option proven by `check` lets `create` record the workload (import-option.ts,
+ *      `ImportProofs`); unproven in this process, the create refuses, sending nothing:
+ *      test/e2e/import-rename.test.ts, "should keep, import and rename workloads as Pulumi documents,
+ *      …"; test/provider/workloads/lifecycle.test.ts, "should refuse, sending nothing, the create of
+ *      an import that another provider process checked: …".
+ * 2. The deletes of resources the program no longer declares come after the program ran, so after
+ *    every check of the run: `newHolderOf` finds the resource that took the workload over (`adopt`
+ *    after a move), and the old resource's delete leaves the workload:
+ *    test/reliability/cli-ownership.test.ts, "should refuse a move into a component without aliases
+ *    at preview, move with aliases sending nothing, and keep the workload when adopt moves it back";
+ *    test/provider/workloads/lifecycle.test.ts, "should leave a workload another resource of the run
+ *    now holds, dropping only the old resource (adopt after a move)".
+ * 3. A replacement `diff` asked for is checked twice: with its state, then without it, as the new
+ *    resource (`exists`, `recordHeld`): its id is not refused as somebody else's
+ *    (service/check-live.ts), an `import` option that stays is refused (import-option.ts), and the
+ *    old resource's delete goes out (`newHolderOf`): test/reliability/cli-replacements.test.ts,
+ *    "should replace a pod through every door, …" (its replaceOnChanges and replacementTrigger
+ *    doors); test/provider/workloads/lifecycle.test.ts, "should still delete the workload of a
+ *    resource that is replaced: its replacement was checked with the state that held it".
+ * 4. `pulumi up --replace` and `--target-replace`: the engine checks the resource without its state,
+ *    calls no `diff`, and tells the provider nothing; the flags are read from the command line
+ *    (engine/replace-targets.ts, workloads/replacement.ts): test/reliability/cli-replacements.test.ts,
+ *    "should replace a pod through every door, …" (its --replace and --target-replace doors, and the
+ *    database's --replace refusal).
+ * 5. `replaceWith`: the resource replaced along with another is checked again without its state,
+ *    and deleted before it is created again; its id is not refused as somebody else's:
+ *    test/reliability/cli-replacements.test.ts, "should replace a pod through every door, …" (the
+ *    pod "rw" replaced along with "rp"). It passes without `takenForItself` (workloads/replacement.ts)
+ *    too: the resource's check with its state, earlier in the same run, already marked it as existing.
+ * 6. A replacement's create comes before the old resource's delete unless `deleteBeforeReplace`: a
+ *    workload's id is its own, so every workload class sets it (resources/replacement-options.ts) and
+ *    the old workload is gone before the create reads its id (ownership/create-plan.ts):
+ *    test/reliability/cli-replacements.test.ts, "should replace a pod through every door, delete
+ *    first, …"; test/provider/workloads/replacement.test.ts, "should delete before replacing unless
+ *    the user said otherwise"; test/provider/workloads/lifecycle.test.ts, "should replace a VM of
+ *    another os by deleting it first, since the id is reused".
+ * 7. The host passes `delete` no URN; the engine's Delete RPC carries it, and it is read before the
+ *    host's handler runs (engine/deletes.ts): test/provider/engine/deletes.test.ts, "should know a
+ *    deleted resource's URN by its id before the host's handler runs". With it, a database the
+ *    program still declares (checked in this run: `dataLossAllowedFor`) is not deleted by a
+ *    replacement no check saw (`pulumi state taint`): test/reliability/cli-replacements.test.ts,
+ *    "should replace a pod through every door, …" (the database's taint door).
+ */
 import { normalizedBaseUrl } from "../../../sdk";
 import { failureAt, type Failure } from "../inputs/failures";
 import type { Props } from "../inputs/props";
 
 /**
  * Which resource of this deployment declares each workload. The engine checks every resource of
- * one run in this one provider process (one process per provider text, see provider/hosted-resource.ts), so a
- * workload named by two resources is seen here at `check`, before anything is sent.
+ * one run in this one provider process (the order of calls above, 1), so a workload named by two
+ * resources is seen here at `check`, before anything is sent.
  */
 export class Declarations {
   private readonly owners = new Map<string, string>();

@@ -5,7 +5,7 @@ import { IMPORT_ID_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { reachService } from "../service/check-live";
-import { liveDifferences } from "./takeover";
+import { planCreate, readCreateFacts, type ImportRefused } from "./create-plan";
 import { describeWorkload, parseWorkload, type WorkloadModel } from "../workloads/model";
 
 /**
@@ -29,19 +29,14 @@ export class ImportProofs {
   }
 }
 
-/** Why an import of `m` is refused: the workload is gone, or runs another spec; undefined when it runs the declaration. */
-export function importRefusal(
-  m: WorkloadModel,
-  workspace: string,
-  differences: string[] | undefined,
-): string | undefined {
+/** Why `create` (or `check`, planning it) refuses the import of `m`: the workload is gone, or runs another spec. */
+export function importRefusal(m: WorkloadModel, workspace: string, refused: ImportRefused): string {
   const what = `${describeWorkload(m.identity)} of workspace ${workspace}`;
-  if (differences === undefined)
+  if (refused.reason === "missing")
     return `the import resource option names ${what}, which does not exist: there is nothing to import. Remove the import option to create it. No change was sent`;
-  if (differences.length === 0) return undefined;
   return (
     `the import resource option takes ${what} as it runs, and it runs another spec than this declaration ` +
-    `(it differs in ${differences.join(", ")}). Declare what runs (\`npx pulumi-wws import\` writes it), then change it ` +
+    `(it differs in ${refused.differences.join(", ")}). Declare what runs (\`npx pulumi-wws import\` writes it), then change it ` +
     `in a later \`pulumi up\`; or replace the import option with \`adopt: true\`, which upserts this declaration over it. No change was sent`
   );
 }
@@ -80,10 +75,9 @@ export async function checkImportOption(
       `(<workspace>/<workloadId>): set import to "${expected}", or set workloadId (and workspace) to the workload you mean`;
     return { importing: true, failures: [failureAt(["workloadId"], reason)] };
   }
-  const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS };
-  const exists = (await client.findStatus(m.identity.workloadId, call)) !== undefined;
-  const refusal = importRefusal(m, conn.workspace, exists ? await liveDifferences(client, m, call) : undefined);
-  if (refusal) return { importing: true, failures: [failureAt(["workloadId"], refusal)] };
+  const plan = planCreate(await readCreateFacts(client, m, true, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }));
+  if (plan.kind === "import-refused")
+    return { importing: true, failures: [failureAt(["workloadId"], importRefusal(m, conn.workspace, plan))] };
   proofs.add(conn.baseUrl, conn.workspace, m.identity.workloadId);
   return { importing: true, failures: [] };
 }

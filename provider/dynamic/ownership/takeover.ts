@@ -4,6 +4,8 @@ import { sameValue } from "../inputs/equal";
 import { sharedSpec } from "../service/shared-spec";
 import { specFields, type WorkloadModel } from "../workloads/model";
 
+// What an existing id is compared with, and what its refusal says: the rule is ownership/create-plan.ts.
+
 /** The spec fields where the live workload differs from `m` (`type` first when the type differs); undefined when gone. */
 export async function liveDifferences(
   client: WorkspaceClient,
@@ -20,8 +22,8 @@ export async function liveDifferences(
 
 /**
  * Whether the live workload has exactly the type and spec the resource declares (its entry in the
- * tenant spec). Credentials are left out: they are write-only, no response shows them. Asked only
- * with `adopt: true`: a workload already running the declaration is recorded without a request.
+ * tenant spec). Credentials are left out: they are write-only, no response shows them. What
+ * `pulumi-wws recover` proves of a killed run's create (`create` reads the differences themselves).
  */
 export async function runsDeclaredSpec(client: WorkspaceClient, m: WorkloadModel, call: CallOptions): Promise<boolean> {
   const differences = await liveDifferences(client, m, call);
@@ -52,24 +54,4 @@ export function alreadyExistsMessage(workspace: string, id: string, status: Work
       `if the stack's pending creates prove it), \`pulumi up\`.`,
     `(5) \`pulumi state taint\`, which this provider cannot see: use \`pulumi up --replace ${urn ?? "<urn>"}\` instead.`,
   ].join("\n");
-}
-
-/**
- * What `create` does with the id it is asked to create, from what the service holds there:
- *
- *   exists  adopt  runs the declared spec   →
- *   no      –      –                        create    upsert, wait ("created")
- *   yes     no     –                        refuse    nothing proves it ours: nothing sent
- *   yes     yes    yes                      record    taken as it is: nothing sent, read its status
- *   yes     yes    no                       adopt     upsert the declared spec over it, wait
- *
- * A create this stack's killed run left behind is no case here: `pulumi-wws recover` writes it
- * into the state from the engine's pending create, so the engine never calls `create` for it.
- */
-export type Takeover = "create" | "refuse" | "record" | "adopt";
-
-export function takeover(found: { exists: boolean; adopt: boolean; runsDeclaredSpec: boolean }): Takeover {
-  if (!found.exists) return "create";
-  if (!found.adopt) return "refuse";
-  return found.runsDeclaredSpec ? "record" : "adopt";
 }

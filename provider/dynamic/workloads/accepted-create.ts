@@ -108,12 +108,25 @@ export function acceptedCreates(
     stored: WorkloadModel,
   ): Promise<Props> {
     const op = begin(m, "update");
-    if (stored.status === undefined && (await client.findStatus(m.identity.workloadId, op.call)) === undefined) {
-      await sendCreate(client, resourceId, m, op);
-      return awaitOutputs(client, resourceId, m, "created", op);
-    }
+    if (stored.status === undefined && (await client.findStatus(m.identity.workloadId, op.call)) === undefined)
+      return createAndAwait(client, resourceId, m, op);
     return awaitOutputs(client, resourceId, m, "accepted earlier", op);
   }
 
-  return { awaitOutputs, sendCreate, resumeCreateOrWait };
+  /** Sends the create of `m` and waits for it: "adopted" over the `previous` workload of its id, else "created". */
+  async function createAndAwait(
+    client: WorkspaceClient,
+    resourceId: string,
+    m: WorkloadModel,
+    op: Operation,
+    previous?: WorkloadStatus,
+  ): Promise<Props> {
+    const requestedAt = ctx.now();
+    await sendCreate(client, resourceId, m, op);
+    // Accepted: from here on the workload exists, and no failure may drop it from the stack.
+    if (previous === undefined) return awaitOutputs(client, resourceId, m, "created", op);
+    return awaitOutputs(client, resourceId, m, "adopted", op, { previous, requestedAt });
+  }
+
+  return { awaitOutputs, sendCreate, createAndAwait, resumeCreateOrWait };
 }

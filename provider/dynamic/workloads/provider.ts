@@ -9,7 +9,8 @@ import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { CredentialVault, loginOf } from "../credentials/digest";
-import { alreadyExistsMessage, liveDifferences, runsDeclaredSpec, takeover } from "../ownership/takeover";
+import { alreadyExistsMessage } from "../ownership/takeover";
+import { planCreate, readCreateFacts } from "../ownership/create-plan";
 import { checkAgainstService } from "../service/check-live";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { restartOnce } from "../service/read-back";
@@ -132,39 +133,18 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const id = m.identity.workloadId;
         const resourceId = formatId(conn.workspace, id);
         const op = begin(m, "create");
-        const call = op.call;
-        // An existing id is taken over only on the user's word (`adopt`): see ownership/takeover.ts.
-        // Read just before the upsert, which would take over whatever holds the id: a shared,
-        // older read of the workspace serves the checks of a preview, not this proof.
-        const previous = await client.findStatus(id, call);
-        if (imports.has(conn.baseUrl, conn.workspace, id)) {
-          const refusal = importRefusal(m, conn.workspace, previous && (await liveDifferences(client, m, call)));
-          if (refusal) throw new Error(refusal);
-          return { id: resourceId, outs: await accepted.awaitOutputs(client, resourceId, m, "imported", op) };
+        // An existing id is taken over only on the user's word (`adopt`, `import`): see ownership/create-plan.ts.
+        const importing = imports.has(conn.baseUrl, conn.workspace, id);
+        const plan = planCreate(await readCreateFacts(client, m, importing, op.call));
+        if (plan.kind === "import-refused") throw new Error(importRefusal(m, conn.workspace, plan));
+        if (plan.kind === "refuse") throw new Error(alreadyExistsMessage(conn.workspace, id, plan.existing, urnOf(m)));
+        // Recorded as it runs: an upsert would start a new generation and provision it again.
+        if (plan.kind !== "send") {
+          const what = plan.kind === "record" ? "adopted" : "imported";
+          return { id: resourceId, outs: await accepted.awaitOutputs(client, resourceId, m, what, op) };
         }
-        const decision = takeover({
-          exists: previous !== undefined,
-          adopt: m.options.adopt,
-          runsDeclaredSpec: previous !== undefined && m.options.adopt && (await runsDeclaredSpec(client, m, call)),
-        });
-        if (decision === "refuse" && previous)
-          throw new Error(alreadyExistsMessage(conn.workspace, id, previous, urnOf(m)));
-        // An upsert would start a new generation and provision it again.
-        if (decision === "record")
-          return { id: resourceId, outs: await accepted.awaitOutputs(client, resourceId, m, "adopted", op) };
-        const requestedAt = ctx.now();
         noteCreateSent(client, id);
-        await accepted.sendCreate(client, resourceId, m, op);
-        // Accepted: from here on the workload exists, and no failure may drop it from the stack.
-        const outs = await accepted.awaitOutputs(
-          client,
-          resourceId,
-          m,
-          previous ? "adopted" : "created",
-          op,
-          previous ? { previous, requestedAt } : undefined,
-        );
-        return { id: resourceId, outs };
+        return { id: resourceId, outs: await accepted.createAndAwait(client, resourceId, m, op, plan.previous) };
       });
     },
 

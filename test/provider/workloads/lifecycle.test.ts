@@ -12,6 +12,8 @@ import {
   type Harness,
 } from "../harness";
 import { forgetSpecs } from "../../../provider/dynamic/service/shared-spec";
+import { IMPORT_ID_KEY } from "../../../provider/dynamic/inputs/props";
+import { createWorkloadProvider } from "../../../provider/dynamic/workloads/provider";
 
 const CREATE_ROUTE = "POST /v1/tenants/:name/workloads/:type";
 const RESTART_ROUTE = "POST /v1/tenants/:name/workloads/:id/restart";
@@ -165,6 +167,45 @@ describe("workload provider against the local service", () => {
       adopt: true,
     });
     expect(outs).toMatchObject({ phase: "Running", generation: 1, observedGeneration: 1 });
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+  });
+
+  const importing = (id: string) => ({
+    workloadId: id,
+    type: "pod",
+    image: "nginx:1.27",
+    [IMPORT_ID_KEY]: `demo/${id}`,
+  });
+
+  it("should import a workload that runs the declared spec with nothing sent, and refuse at create one changed after check", async () => {
+    const id = uid("imp");
+    await client.upsertWorkload("pod", { id, image: "nginx:1.27" });
+    await h.ctl.resetCounters();
+    expect((await up(h.workload, importing(id))).outs).toMatchObject({ phase: "Running", generation: 1 });
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+
+    const changed = uid("imp");
+    await client.upsertWorkload("pod", { id: changed, image: "nginx:1.27" });
+    const checked = await h.workload.check({}, importing(changed));
+    expect(checked.failures).toEqual([]);
+    await client.upsertWorkload("pod", { id: changed, image: "busybox:1.36" });
+    await h.ctl.resetCounters();
+    await expect(h.workload.create!({ ...checked.inputs, __provider: STUB })).rejects.toThrow(
+      /runs another spec than this declaration \(it differs in image\)/,
+    );
+    expect((await h.ctl.counters()).requests.mutating).toBe(0);
+  });
+
+  it("should refuse, sending nothing, the create of an import that another provider process checked: the proof is this process's check", async () => {
+    const id = uid("imp");
+    await client.upsertWorkload("pod", { id, image: "nginx:1.27" });
+    const checked = await h.workload.check({}, importing(id));
+    expect(checked.failures).toEqual([]);
+    await h.ctl.resetCounters();
+    const unchecked = createWorkloadProvider(h.ctx);
+    await expect(unchecked.create!({ ...checked.inputs, __provider: STUB })).rejects.toThrow(
+      new RegExp(`workload ${id} already exists in workspace demo`),
+    );
     expect((await h.ctl.counters()).requests.mutating).toBe(0);
   });
 
