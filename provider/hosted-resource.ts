@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_URN_KEY } from "./dynamic/program-side";
+import { ENVELOPE_KEY, type EnvelopeArgs } from "./dynamic/program-side";
 import { quietRegistrationTraces } from "./registration-traces";
 import { dynamicType } from "./resources/type-token";
 
@@ -52,7 +52,9 @@ export abstract class HostedResource extends pulumi.CustomResource {
    * `outputs`: the keys the class has a property for, kept even when undefined (the provider fills
    * them in). Every other undefined input is left out: the engine never sees one, and each key
    * costs `@pulumi/pulumi` four promises, each with a captured stack trace (see
-   * `registration-traces.ts`).
+   * `registration-traces.ts`). `envelope`: what a declared resource hands `check` alone
+   * (dynamic/inputs/envelope.ts), under one key, with the URN added; a read resource (`get`) has
+   * no `check`, and none.
    */
   protected constructor(
     kind: ProviderKind,
@@ -61,14 +63,15 @@ export abstract class HostedResource extends pulumi.CustomResource {
     props: pulumi.Inputs,
     outputs: ReadonlySet<string>,
     opts?: pulumi.CustomResourceOptions,
+    envelope?: EnvelopeArgs,
   ) {
     const type = dynamicType(className);
-    // The URN travels to `check` only (which removes it): the provider names resources by it.
-    const urn = urnPromise(name, type, opts?.parent);
     const inputs = Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== undefined || outputs.has(k)));
+    // The provider names resources by their URN.
+    if (envelope) inputs[ENVELOPE_KEY] = { ...envelope, urn: urnPromise(name, type, opts?.parent) };
     const restore = quietRegistrationTraces();
     try {
-      super(type, name, { ...inputs, [RESOURCE_URN_KEY]: urn, __provider: PROVIDER_TEXT[kind] }, opts);
+      super(type, name, { ...inputs, __provider: PROVIDER_TEXT[kind] }, opts);
     } finally {
       restore();
     }

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionSources } from "../provider/dynamic/service/connection";
 import type { Declarations } from "../provider/dynamic/ownership/declarations";
 import type { Props } from "../provider/dynamic/inputs/props";
+import { ENVELOPE_KEY } from "../provider/dynamic/inputs/envelope";
 
 /** One run of a program under the mocks: what its resources share. */
 export interface MockRun {
@@ -24,18 +25,30 @@ export interface ProgramResource {
   inputs: Props;
   /** The inputs the program gave as secrets. */
   secretKeys: ReadonlySet<string>;
+  /** The URN its class put in the envelope (provider/dynamic/inputs/envelope.ts). */
+  urn: string | undefined;
 }
 
 /** What the provider makes of a resource: the errors `pulumi preview` would print, or what `pulumi up` would record. */
 export type MockOutcome = { errors: string[] } | { id: string; inputs: Props; outputs: Props };
 
-/** The resource of a registration: `@pulumi/pulumi` hands mocks each secret input wrapped, at its top level. */
+/** The envelope and its fields, unwrapped (a secret field makes the whole envelope secret). */
+function unwrapFields(envelope: unknown): Props {
+  const fields = Object.entries((pulumi.runtime.unwrapRpcSecret(envelope) ?? {}) as Props);
+  return Object.fromEntries(fields.map(([k, v]) => [k, pulumi.runtime.unwrapRpcSecret(v)]));
+}
+
+/**
+ * The resource of a registration: `@pulumi/pulumi` hands mocks each secret input wrapped, at its
+ * top level, and in the envelope (the engine hands the provider all of them unwrapped).
+ */
 export function programResource(args: pulumi.runtime.MockResourceArgs): ProgramResource {
   const inputs: Props = {};
   const secretKeys = new Set<string>();
   for (const [k, v] of Object.entries(args.inputs as Props)) {
     if (pulumi.runtime.isRpcSecret(v)) secretKeys.add(k);
-    inputs[k] = pulumi.runtime.unwrapRpcSecret(v);
+    inputs[k] = k === ENVELOPE_KEY ? unwrapFields(v) : pulumi.runtime.unwrapRpcSecret(v);
   }
-  return { type: args.type, name: args.name, inputs, secretKeys };
+  const urn = (inputs[ENVELOPE_KEY] as { urn?: unknown } | undefined)?.urn;
+  return { type: args.type, name: args.name, inputs, secretKeys, urn: typeof urn === "string" ? urn : undefined };
 }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { checkTemplate } from "../provider/dynamic/templates/check";
 import { formatId } from "../provider/dynamic/inputs/ids";
-import { PROVIDER_KEY, RESOURCE_URN_KEY } from "../provider/dynamic/inputs/props";
+import { PROVIDER_KEY } from "../provider/dynamic/inputs/props";
+import { openEnvelope } from "../provider/dynamic/inputs/envelope";
 import { TEMPLATE_RULES } from "../provider/fields/template-fields";
 import { checkFailureText } from "./engine-text";
 import type { MockOutcome, MockRun, ProgramResource } from "./mock-run";
@@ -12,11 +13,11 @@ import type { MockOutcome, MockRun, ProgramResource } from "./mock-run";
  * (which replaces a template) gives a new one.
  */
 export function mockTemplate(r: ProgramResource, run: MockRun): MockOutcome {
-  const { inputs, failures } = checkTemplate(r.inputs, run.sources);
+  const { inputs, failures } = checkTemplate(openEnvelope({}, r.inputs).given, run.sources);
   if (failures.length > 0)
     return { errors: failures.map((f) => checkFailureText(r.type, r.name, f, r.inputs, r.secretKeys)) };
   delete inputs[PROVIDER_KEY];
-  const urn = String(r.inputs[RESOURCE_URN_KEY] ?? r.name);
+  const urn = r.urn ?? r.name;
   const body = TEMPLATE_RULES.bodyKeys.map((k) => inputs[k]);
   const templateId = `tpl_${createHash("sha256")
     .update(JSON.stringify([urn, inputs.workspace, body]))

@@ -5,8 +5,8 @@ import { databaseReplacement, replacementOptionsFailure } from "../provider/dyna
 import { declaredTwice } from "../provider/dynamic/ownership/declarations";
 import { classifyWorkloadChanges } from "../provider/dynamic/workloads/diff";
 import { formatId } from "../provider/dynamic/inputs/ids";
-import { PROVIDER_KEY, REPLACED_BY_KEY, RESOURCE_URN_KEY, type Props } from "../provider/dynamic/inputs/props";
-import { programDigest } from "../provider/dynamic/inputs/class-defaults";
+import { PROVIDER_KEY, type Props } from "../provider/dynamic/inputs/props";
+import { openEnvelope } from "../provider/dynamic/inputs/envelope";
 import { recorded } from "../provider/dynamic/workloads/recorded-status";
 import { parseWorkload, specFields, writeWorkload, type WorkloadModel } from "../provider/dynamic/workloads/model";
 import { statusRecord } from "../server/workloads/status";
@@ -52,19 +52,22 @@ export function runningStatus(
  * reads `check` makes of a live service are not made: there is none.
  */
 export async function mockWorkload(r: ProgramResource, run: MockRun): Promise<MockOutcome> {
-  const urn = r.inputs[RESOURCE_URN_KEY];
-  const olds = (typeof urn === "string" ? run.state.get(urn) : undefined) ?? {};
-  const { inputs, failures } = checkWorkload(olds, r.inputs, run.sources);
-  const twice = declaredTwice(run.declarations, urn, inputs);
+  const olds = (r.urn === undefined ? undefined : run.state.get(r.urn)) ?? {};
+  const { envelope, given } = openEnvelope(olds, r.inputs);
+  const { inputs, failures } = checkWorkload(olds, given, run.sources, { importId: envelope.importId });
+  const twice = declaredTwice(run.declarations, r.urn, inputs);
   if (twice) failures.push(twice);
-  const replacedBy = replacementOptionsFailure(inputs, r.inputs[REPLACED_BY_KEY]);
+  const replacedBy = replacementOptionsFailure(inputs, envelope.replacedBy);
   if (replacedBy) failures.push(replacedBy);
   if (failures.length > 0)
     return { errors: failures.map((f) => checkFailureText(r.type, r.name, f, r.inputs, r.secretKeys)) };
 
   delete inputs[PROVIDER_KEY];
-  const computed = programDigest(r.inputs, inputs);
-  const checked = await new CredentialVault().seal(inputs, computed, loginOf(olds.credentials)?.digest);
+  const checked = await new CredentialVault().seal(
+    inputs,
+    envelope.credentialsDigest,
+    loginOf(olds.credentials)?.digest,
+  );
   const next = counters(olds, checked);
   if ("error" in next) return { errors: [next.error] };
   const m = parseWorkload(checked);

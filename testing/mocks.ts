@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Declarations } from "../provider/dynamic/ownership/declarations";
-import { RESOURCE_URN_KEY, type Props } from "../provider/dynamic/inputs/props";
+import type { Props } from "../provider/dynamic/inputs/props";
 import { TEMPLATE_RULES } from "../provider/fields/template-fields";
 import { WORKLOAD_RULES } from "../provider/fields/workload-rules";
 import { Template } from "../provider/resources/template";
@@ -118,8 +118,7 @@ export class WwsMocks implements pulumi.runtime.Mocks {
       run.errors.push(...outcome.errors);
       return { id: undefined, state: {} };
     }
-    const urn = r.inputs[RESOURCE_URN_KEY];
-    if (typeof urn === "string") this.state.set(urn, outcome.outputs);
+    if (r.urn !== undefined) this.state.set(r.urn, outcome.outputs);
     run.resources.push({ type: args.type, name: args.name, ...outcome });
     // Secret as the engine keeps them: the class's secret fields and whatever the program gave as a secret.
     const secret = new Set([...(isWorkload ? WORKLOAD_RULES : TEMPLATE_RULES).secretKeys, ...r.secretKeys]);

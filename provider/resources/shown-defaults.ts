@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { CONNECTION_SETTINGS, DEFAULTED_KEY } from "../dynamic/program-side";
+import { CONNECTION_SETTINGS } from "../dynamic/program-side";
 
 const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === "" ? undefined : v);
 
 /**
  * The base URL and workspace a resource leaves unset, from the stack config or the environment,
- * with the keys filled listed under `DEFAULTED_KEY`. `check` takes them out and resolves both
+ * with the keys filled, which the envelope's `defaulted` lists. `check` takes them out and resolves both
  * itself (provider/dynamic/inputs/class-defaults.ts): they are here so that the program's inputs
  * carry the keys the checked inputs carry, and `pulumi refresh --run-program` shows no change.
  */
@@ -24,7 +24,7 @@ export function connectionDefaults(given: { workspace?: unknown; baseUrl?: unkno
   return { values, defaulted: Object.keys(values) };
 }
 
-/** The `DEFAULTED_KEY` entry of a resource's inputs: `keys`, or nothing. */
-export function defaultedEntry(keys: readonly string[]): Record<string, string[]> {
-  return keys.length > 0 ? { [DEFAULTED_KEY]: [...keys] } : {};
+/** The envelope's `defaulted`: `keys`, or nothing. */
+export function defaultedKeys(keys: readonly string[]): string[] | undefined {
+  return keys.length > 0 ? [...keys] : undefined;
 }

@@ -4,7 +4,7 @@ import { PROVIDER_KEY } from "../dynamic/program-side";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
 import { carriedTimeouts, connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
-import { defaultedEntry } from "./shown-defaults";
+import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
 import { dynamicType, isOfType } from "./type-token";
 
@@ -97,11 +97,12 @@ export class Template extends HostedResource {
       ...extra,
       ...Object.fromEntries(declared.map((k) => [k, (args as unknown as Record<string, unknown>)[k]])),
       ...connection.props,
-      ...defaultedEntry(connection.defaulted),
       customTimeouts: carriedTimeouts(opts),
       // Every output must be a key here for the resource to get a property for it.
       ...Object.fromEntries(TEMPLATE_RULES.outputKeys.map((k) => [k, undefined])),
     };
-    super("template", "Template", name, props, TEMPLATE_RULES.properties, connection.opts);
+    super("template", "Template", name, props, TEMPLATE_RULES.properties, connection.opts, {
+      defaulted: defaultedKeys(connection.defaulted),
+    });
   }
 }

@@ -1,18 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkloadType } from "../../sdk";
-import {
-  DIGEST_KEY,
-  IMPORT_ID_KEY,
-  NOT_SPEC_KEYS,
-  REPLACED_BY_KEY,
-  credentialsDigestAsync,
-} from "../dynamic/program-side";
+import { NOT_SPEC_KEYS, credentialsDigestAsync, type EnvelopeArgs } from "../dynamic/program-side";
 import { WORKLOAD_RULES } from "../fields/workload-rules";
 import { HostedResource } from "../hosted-resource";
 import { claimWorkloadId } from "./declared-ids";
 import { deletedWithWarning, replacementOptions } from "./replacement-options";
 import { takeImportOption } from "./import-option";
-import { defaultedEntry } from "./shown-defaults";
+import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
 import {
   carriedTimeouts,
@@ -30,26 +24,73 @@ const WORKLOAD_TYPES = WORKLOAD_CLASSES.map(dynamicType);
 /** Arguments every workload resource takes. */
 export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
 
+type AllArgs = WorkloadCommonArgs & {
+  credentials?: pulumi.Input<CredentialsArgs>;
+  waitForAdminConsole?: pulumi.Input<boolean>;
+  allowDataLoss?: pulumi.Input<boolean>;
+};
+
+/** A workload as its class's constructor was given it. */
+interface Declaration {
+  className: string;
+  name: string;
+  type: pulumi.Input<string>;
+  spec: Record<string, pulumi.Input<unknown> | undefined>;
+  args: AllArgs;
+  /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
+  consumed: readonly string[];
+}
+
 /** Keys a spec must not use: the bag's own keys, and `id` (the engine's; users set `workloadId`). */
 const RESERVED = new Set(["id", ...NOT_SPEC_KEYS]);
+
+/** The properties of a read resource (`get`): the connection, and the class's own spec fields for the live spec to fill. */
+function readWorkload(d: Declaration, opts: pulumi.CustomResourceOptions) {
+  // The class's spec fields too: the live spec fills them (a database's `engine`, a pod's `image`).
+  const properties = new Set([...WORKLOAD_RULES.properties, ...Object.keys(d.spec)]);
+  return readResourceProps(d.args, opts, WORKLOAD_RULES.secretKeys, properties);
+}
 
 /**
  * Arguments this class does not know (a misspelt name in JavaScript, a field of another kind),
  * with a value: passed on as they are, so that `check` refuses them at preview naming each one
  * (TypeScript refuses them at compile time already).
  */
-function unknownArgs(
-  args: object,
-  spec: Record<string, unknown>,
-  consumed: readonly string[],
-): Record<string, unknown> {
-  const known = new Set([...WORKLOAD_RULES.commonArgs, ...Object.keys(spec), ...consumed]);
-  return Object.fromEntries(Object.entries(args).filter(([k, v]) => !known.has(k) && v !== undefined));
+function unknownArgs(d: Declaration): Record<string, unknown> {
+  const known = new Set([...WORKLOAD_RULES.commonArgs, ...Object.keys(d.spec), ...d.consumed]);
+  return Object.fromEntries(Object.entries(d.args).filter(([k, v]) => !known.has(k) && v !== undefined));
+}
+
+/** Throws, as the program runs, on a key of `values` the bag reserves, or a value nested too deep. */
+function refuseReservedOrDeep(d: Declaration, values: Record<string, unknown>, refusal: (key: string) => string): void {
+  for (const key of Object.keys(values)) {
+    if (RESERVED.has(key))
+      throw new Error(`${d.className} ${d.name}: ${refusal(key)}${key === "id" ? " (set workloadId)" : ""}`);
+    refuseDeepInput(d.className, d.name, key, values[key]);
+  }
+}
+
+/** The options replacement needs (see replacement-options.ts), and the options that replace without `diff`. */
+function replacementSettings(d: Declaration, opts: pulumi.CustomResourceOptions | undefined) {
+  // The engine's detailed diff then marks these `*-replace`.
+  const ownReplaceKeys = WORKLOAD_RULES.replaceOnChanges(d.type);
+  const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...ownReplaceKeys])];
+  const { deleteBeforeReplace, replacedBy } = replacementOptions(opts, ownReplaceKeys);
+  return { opts: { ...opts, replaceOnChanges, deleteBeforeReplace }, replacedBy };
+}
+
+/** The common arguments other than the connection, the secret ones as secrets. */
+function commonArgProps(d: Declaration): Record<string, unknown> {
+  const given = d.args as Record<string, unknown>;
+  const declared = WORKLOAD_RULES.commonArgs.filter((k) => !WORKLOAD_RULES.connectionKeys.includes(k));
+  return Object.fromEntries(
+    declared.map((k) => [k, WORKLOAD_RULES.secretKeys.includes(k) ? secretOrUndefined(given[k]) : given[k]]),
+  );
 }
 
 /**
  * The digest of `credentials`, made here so that every resource's runs in parallel as the program
- * runs, not one after another in `check` (see `DIGEST_KEY`). A secret, like the login.
+ * runs, not one after another in `check` (see dynamic/inputs/envelope.ts). A secret, like the login.
  */
 function digestAsTheProgramRuns(
   workloadId: pulumi.Input<string>,
@@ -57,6 +98,42 @@ function digestAsTheProgramRuns(
 ): pulumi.Output<string | undefined> | undefined {
   if (credentials === undefined) return undefined;
   return pulumi.secret(pulumi.all([workloadId, credentials]).apply(([id, login]) => credentialsDigestAsync(id, login)));
+}
+
+/**
+ * What a declared (not read) workload registers: its inputs, its options and the envelope `check`
+ * alone reads; refusing, as the program runs, what never can be.
+ */
+function declareWorkload(d: Declaration, givenOpts: pulumi.CustomResourceOptions | undefined) {
+  const { opts, importId } = takeImportOption(givenOpts);
+  refuseReservedOrDeep(d, d.spec, (key) => `spec field "${key}" is not allowed`);
+  const extra = unknownArgs(d);
+  refuseReservedOrDeep(d, extra, (key) => `"${key}" is not an argument of ${d.className}`);
+  const replacement = replacementSettings(d, opts);
+  const connection = connectionProps(d.args, replacement.opts, WORKLOAD_RULES.secretKeys);
+  // Unset, the id is the resource name for a new resource, and the state's for an existing one
+  // (renamed with aliases, say): check settles it (inputs/class-defaults.ts). Claimed here as the name.
+  const workloadId = d.args.workloadId ?? d.name;
+  const workspace = connection.defaulted.includes("workspace") ? undefined : connection.props.workspace;
+  claimWorkloadId(`${d.className} "${d.name}"`, workspace, workloadId);
+  const props: pulumi.Inputs = {
+    ...d.spec,
+    ...extra,
+    ...commonArgProps(d),
+    workloadId,
+    type: d.type,
+    ...connection.props,
+    customTimeouts: carriedTimeouts(opts),
+    // Every output must be a key here for the resource to get a property for it.
+    ...Object.fromEntries(WORKLOAD_RULES.outputKeys.map((k) => [k, undefined])),
+  };
+  const envelope: EnvelopeArgs = {
+    importId,
+    credentialsDigest: digestAsTheProgramRuns(workloadId, d.args.credentials),
+    replacedBy: replacement.replacedBy,
+    defaulted: defaultedKeys([...connection.defaulted, ...(d.args.workloadId === undefined ? ["workloadId"] : [])]),
+  };
+  return { props, opts: connection.opts, envelope };
 }
 
 /**
@@ -98,73 +175,21 @@ export abstract class WorkloadResource extends HostedResource {
     name: string,
     type: pulumi.Input<string>,
     spec: Record<string, pulumi.Input<unknown> | undefined>,
-    args: WorkloadCommonArgs & {
-      credentials?: pulumi.Input<CredentialsArgs>;
-      waitForAdminConsole?: pulumi.Input<boolean>;
-      allowDataLoss?: pulumi.Input<boolean>;
-    },
+    args: AllArgs,
     givenOpts?: pulumi.CustomResourceOptions,
     /** Arguments the class turned into something else (a VM's `os`, a `Workload`'s `kind` and `spec`). */
     consumed: readonly string[] = [],
   ) {
+    const declaration: Declaration = { className, name, type, spec, args, consumed };
     if (givenOpts?.id !== undefined) {
       // `get`: a read resource, whose state argument is only a connection.
-      // The class's spec fields too: the live spec fills them (a database's `engine`, a pod's `image`).
-      const properties = new Set([...WORKLOAD_RULES.properties, ...Object.keys(spec)]);
-      const read = readResourceProps(args, givenOpts, WORKLOAD_RULES.secretKeys, properties);
+      const read = readWorkload(declaration, givenOpts);
       super("workload", className, name, read.props, WORKLOAD_RULES.properties, read.opts);
       return;
     }
-    const { opts, importId } = takeImportOption(givenOpts);
-    for (const key of Object.keys(spec)) {
-      if (RESERVED.has(key))
-        throw new Error(
-          `${className} ${name}: spec field "${key}" is not allowed${key === "id" ? " (set workloadId)" : ""}`,
-        );
-      refuseDeepInput(className, name, key, spec[key]);
-    }
-    const extra = unknownArgs(args, spec, consumed);
-    for (const key of Object.keys(extra)) {
-      if (RESERVED.has(key))
-        throw new Error(
-          `${className} ${name}: "${key}" is not an argument of ${className}${key === "id" ? " (set workloadId)" : ""}`,
-        );
-      refuseDeepInput(className, name, key, extra[key]);
-    }
-    // The engine's detailed diff then marks these `*-replace`.
-    const ownReplaceKeys = WORKLOAD_RULES.replaceOnChanges(type);
-    const replaceOnChanges = [...new Set([...(opts?.replaceOnChanges ?? []), ...ownReplaceKeys])];
-    const { deleteBeforeReplace, replacedBy } = replacementOptions(opts, ownReplaceKeys);
-    const connection = connectionProps(
-      args,
-      { ...opts, replaceOnChanges, deleteBeforeReplace },
-      WORKLOAD_RULES.secretKeys,
-    );
-    // Unset, the id is the resource name for a new resource, and the state's for an existing one
-    // (renamed with aliases, say): check settles it (inputs/class-defaults.ts). Claimed here as the name.
-    const workspace = connection.defaulted.includes("workspace") ? undefined : connection.props.workspace;
-    claimWorkloadId(`${className} "${name}"`, workspace, args.workloadId ?? name);
-    const given = args as Record<string, unknown>;
-    const declared = WORKLOAD_RULES.commonArgs.filter((k) => !WORKLOAD_RULES.connectionKeys.includes(k));
-    const props: pulumi.Inputs = {
-      ...spec,
-      ...extra,
-      ...Object.fromEntries(
-        declared.map((k) => [k, WORKLOAD_RULES.secretKeys.includes(k) ? secretOrUndefined(given[k]) : given[k]]),
-      ),
-      workloadId: args.workloadId ?? name,
-      [IMPORT_ID_KEY]: importId,
-      type,
-      [DIGEST_KEY]: digestAsTheProgramRuns(args.workloadId ?? name, args.credentials),
-      [REPLACED_BY_KEY]: replacedBy,
-      ...connection.props,
-      ...defaultedEntry([...connection.defaulted, ...(args.workloadId === undefined ? ["workloadId"] : [])]),
-      customTimeouts: carriedTimeouts(opts),
-      // Every output must be a key here for the resource to get a property for it.
-      ...Object.fromEntries(WORKLOAD_RULES.outputKeys.map((k) => [k, undefined])),
-    };
-    super("workload", className, name, props, WORKLOAD_RULES.properties, connection.opts);
-    const warning = deletedWithWarning(`${className} "${name}"`, opts);
+    const declared = declareWorkload(declaration, givenOpts);
+    super("workload", className, name, declared.props, WORKLOAD_RULES.properties, declared.opts, declared.envelope);
+    const warning = deletedWithWarning(`${className} "${name}"`, givenOpts);
     if (warning) void pulumi.log.warn(warning, this);
   }
 }

@@ -226,7 +226,7 @@ describe("a good program", () => {
 
   it("should keep the internal inputs and the password out, and the login secret", async () => {
     for (const r of resources) {
-      for (const key of ["__provider", "__urn", "__credentialsDigest"]) {
+      for (const key of ["__provider", "__wws"]) {
         expect([r.name, key, key in r.inputs]).toEqual([r.name, key, false]);
         expect([r.name, key, key in r.outputs]).toEqual([r.name, key, false]);
       }

@@ -123,8 +123,8 @@ export class CredentialVault {
 
   /**
    * Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. `computed`: the
-   * digest the resource class made of these credentials as the program ran (see `DIGEST_KEY` in
-   * inputs/props.ts), taken when it is of the scheme of `stored` (the state's digest, if any); otherwise
+   * digest the resource class made of these credentials as the program ran (the envelope's
+   * `credentialsDigest`, inputs/envelope.ts), taken when it is of the scheme of `stored` (the state's digest, if any); otherwise
    * one of that scheme is computed here, off the event loop.
    */
   async seal(inputs: Props, computed?: unknown, stored?: unknown): Promise<Props> {

@@ -2,6 +2,7 @@ import { CONNECTION_SETTING_NAMES } from "../../../sdk";
 import { keysWithRole } from "../../fields/declaration";
 import { WORKLOAD_FIELDS, type BooleanOption } from "../../fields/workload-fields";
 import { WORKLOAD_RULES } from "../../fields/workload-rules";
+import { ENVELOPE_KEY } from "./envelope";
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
 /**
@@ -22,43 +23,6 @@ export const OPTION_KEYS = WORKLOAD_RULES.optionKeys;
 export const OUTPUT_KEYS = WORKLOAD_RULES.outputKeys;
 /** Written by `read` only: restarts the stack did not ask for (see `restartsOutsidePulumi`). */
 export const DRIFT_KEY = keysWithRole(WORKLOAD_FIELDS, "drift")[0];
-/**
- * The resource's URN, sent by the resource class so that the provider can name the resource (the
- * dynamic provider host passes `check` no URN). `check` takes it out of the inputs: never in state.
- */
-export const RESOURCE_URN_KEY = "__urn";
-/**
- * The digest of `credentials` (credentials/digest.ts), computed by the resource class as the
- * program runs, in parallel for every resource: the engine calls `check` one resource at a time,
- * so digests made there add up in series. `check` takes it for the credentials' digest. Never in
- * state.
- */
-export const DIGEST_KEY = "__credentialsDigest";
-/**
- * The resource options that replace the resource without asking `diff` (`replaceOnChanges` beyond
- * the class's own keys, `replacementTrigger`, `replaceWith`), as the class read them: `check`
- * refuses them on a database without `allowDataLoss`. Never in state.
- */
-export const REPLACED_BY_KEY = "__replacedBy";
-/**
- * The keys whose values the resource class filled in as `check` defaults them (inputs/class-defaults.ts):
- * `check` takes those values out and settles each itself. Never in state.
- */
-export const DEFAULTED_KEY = "__defaulted";
-/**
- * The `import` resource option, which a class takes out of the options the engine sees (the
- * dynamic provider host cannot serve the engine's import) and sends here instead, for `check`
- * alone: the user's word that the workload it names is this resource's (ownership/import-option.ts).
- */
-export const IMPORT_ID_KEY = "__importId";
-/** The inputs the resource classes send for `check` alone: it removes them before anything is stored. */
-export const TRANSIENT_KEYS: readonly string[] = Object.freeze([
-  RESOURCE_URN_KEY,
-  DIGEST_KEY,
-  REPLACED_BY_KEY,
-  DEFAULTED_KEY,
-  IMPORT_ID_KEY,
-]);
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
 
@@ -66,7 +30,7 @@ export const PROVIDER_KEY = "__provider";
 export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([
   ...WORKLOAD_RULES.notSpecKeys,
   PROVIDER_KEY,
-  ...TRANSIENT_KEYS,
+  ENVELOPE_KEY,
 ]);
 
 /** The keys a user sets (everything but outputs and `__provider`). */

@@ -1,7 +1,9 @@
 import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
 import { formatId } from "../inputs/ids";
-import { IMPORT_ID_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
+import type { Envelope } from "../inputs/envelope";
+import type { Props } from "../inputs/props";
+import type { ResolvedConnection } from "../service/connection";
 import { containsUnknown } from "../inputs/unknown";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { reachService } from "../service/check-live";
@@ -44,26 +46,27 @@ export function importRefusal(m: WorkloadModel, workspace: string, refused: Impo
 /**
  * `check` of the import option of a new resource: `importing` when it stands (the existing-id
  * refusal then does not apply), with the failures that refuse it. Values not known yet (preview)
- * let it through unchecked; `check` runs again at `up`.
+ * let it through unchecked; `check` runs again at `up`. `connection`: the settings as `check` resolved them.
  */
 export async function checkImportOption(
   ctx: ProviderContext,
   proofs: ImportProofs,
   olds: Props,
-  news: Props,
+  envelope: Envelope,
   inputs: Props,
+  connection: ResolvedConnection,
 ): Promise<{ importing: boolean; failures: Failure[] }> {
-  const named = news[IMPORT_ID_KEY];
-  if (named === undefined || named === null || olds.workloadId !== undefined) return { importing: false, failures: [] };
+  const named = envelope.importId;
+  if (named === undefined || olds.workloadId !== undefined) return { importing: false, failures: [] };
   // A replacement is checked again without its state: the engine's rule for an import that stays.
-  if (ctx.declarations.exists(news[RESOURCE_URN_KEY], false)) {
+  if (ctx.declarations.exists(envelope.urn, false)) {
     const reason =
       "this resource is being replaced, and its import resource option still names the workload it had: " +
       "remove the import option (it is only needed once, to take the workload over)";
     return { importing: true, failures: [failureAt(["workloadId"], reason)] };
   }
   if (containsUnknown(named) || containsUnknown(inputs.workloadId)) return { importing: true, failures: [] };
-  const reached = await reachService(ctx, news);
+  const reached = await reachService(ctx, connection);
   // The connection's own failures are reported by the checks against the service.
   if (reached === undefined || "failure" in reached) return { importing: true, failures: [] };
   const { client, conn } = reached;

@@ -2,8 +2,8 @@ import {
   connectionProblem,
   emptySettingMessage,
   missingSettingMessage,
-  resolveConnection,
   type ConnectionSources,
+  type ResolvedConnection,
 } from "./connection";
 import { failureAt, type Failure } from "../inputs/failures";
 import { CONNECTION_KEYS, type Props } from "../inputs/props";
@@ -15,12 +15,11 @@ import { networkSettings } from "./network";
  * The workspace and base URL found are written into the checked inputs, so that the diff sees a
  * change of either however it was set; the API key never is (an argument stays where it is, a
  * secret; config and environment keys stay out of state). The network settings (proxy, CA
- * certificates, plain HTTP beyond loopback) are checked here too, so that preview fails on them
- * before anything is sent.
+ * certificates, plain HTTP beyond loopback, from `sources`) are checked here too, so that preview
+ * fails on them before anything is sent. `r`: the settings as `check` resolved them.
  */
-export function checkConnection(news: Props, sources: ConnectionSources, inputs: Props): Failure[] {
+export function checkConnection(r: ResolvedConnection, sources: ConnectionSources, inputs: Props): Failure[] {
   const failures: Failure[] = [];
-  const r = resolveConnection(news, sources);
   for (const field of r.empty) failures.push(failureAt([field], emptySettingMessage(field)));
   for (const field of r.missing) failures.push(failureAt([field], missingSettingMessage(field)));
   const workspaceValid = r.values.workspace !== undefined && !connectionProblem("workspace", r.values.workspace);

@@ -1,23 +1,22 @@
 import type { WorkspaceClient } from "../../../sdk";
-import { connectionOf, resolveConnection, type Connection } from "./connection";
+import { connectionOf, type Connection, type ResolvedConnection } from "./connection";
 import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
 import { alreadyExistsMessage } from "../ownership/takeover";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
-import { RESOURCE_URN_KEY, type Props } from "../inputs/props";
+import type { Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { statusIfTaken } from "./taken-id";
 
 /**
- * The client of the connection `news` resolve to, once the service answered a read with it; or
- * the failure that says why not; undefined while a setting is not known or not valid (`check`
- * reports those itself).
+ * The client of the connection `r` makes (the settings as `check` resolved them), once the service
+ * answered a read with it; or the failure that says why not; undefined while a setting is not
+ * known or not valid (`check` reports those itself).
  */
 export async function reachService(
   ctx: ProviderContext,
-  news: Props,
+  r: ResolvedConnection,
 ): Promise<{ client: WorkspaceClient; conn: Connection } | { failure: Failure } | undefined> {
-  const r = resolveConnection(news, ctx.sources());
   const conn = r.conflict ? undefined : connectionOf(r);
   if (conn === undefined) return undefined;
   const client = ctx.client(conn);
@@ -29,33 +28,25 @@ export async function reachService(
  * What `check` learns from the service with reads only, after the inputs passed every local
  * rule: the connection works (base URL, key, workspace), a placement's region or host exists,
  * and a new workload's id is not somebody else's. Skipped while a setting is not known (preview).
+ * `urn`: the resource's, from the class's envelope.
  */
 export async function checkAgainstService(
   ctx: ProviderContext,
   olds: Props,
-  news: Props,
+  urn: string | undefined,
   inputs: Props,
+  r: ResolvedConnection,
 ): Promise<Failure[]> {
   // A replacement's create is checked without olds, but replaces a resource that exists.
-  const isNew = !ctx.declarations.exists(news[RESOURCE_URN_KEY], olds.workloadId !== undefined);
-  const reached = await reachService(ctx, news);
+  const isNew = !ctx.declarations.exists(urn, olds.workloadId !== undefined);
+  const reached = await reachService(ctx, r);
   if (reached === undefined || "failure" in reached) return reached ? [reached.failure] : [];
   const { client, conn } = reached;
   const failures: Failure[] = [];
   if (!containsUnknown(inputs.placement)) {
     const placement = await ctx.preflight.placement(client, conn, inputs.placement);
     if (placement) failures.push(placement);
-    else
-      failures.push(
-        ...(await checkCapacity(
-          ctx,
-          client,
-          conn,
-          olds,
-          { ...inputs, [RESOURCE_URN_KEY]: news[RESOURCE_URN_KEY] },
-          isNew,
-        )),
-      );
+    else failures.push(...(await checkCapacity(ctx, client, conn, olds, inputs, isNew, urn)));
   }
   const id = inputs.workloadId;
   if (!isNew || inputs.adopt === true || containsUnknown(inputs.adopt) || typeof id !== "string") return failures;
@@ -63,7 +54,6 @@ export async function checkAgainstService(
   const live = await statusIfTaken(client, id, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }, ctx.now).catch(
     () => undefined,
   );
-  const urn = typeof news[RESOURCE_URN_KEY] === "string" ? news[RESOURCE_URN_KEY] : undefined;
   if (live !== undefined) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live, urn)));
   return failures;
 }
@@ -79,6 +69,7 @@ async function checkCapacity(
   olds: Props,
   inputs: Props,
   isNew: boolean,
+  urn: string | undefined,
 ): Promise<Failure[]> {
   const type = inputs.type;
   if (
@@ -93,7 +84,6 @@ async function checkCapacity(
   const vm = `${type} ${String(inputs.workloadId)}`;
   const before = isNew ? undefined : olds;
   const { failure, warning } = ctx.capacity.check(fleet, vm, inputs.placement, inputs, before);
-  const urn = typeof inputs[RESOURCE_URN_KEY] === "string" ? inputs[RESOURCE_URN_KEY] : undefined;
   if (warning) ctx.progress.note(warning, urn);
   return failure ? [failure] : [];
 }

@@ -1,32 +1,29 @@
 import { ConnectionError, ForbiddenError, UnauthorizedError } from "../../../sdk";
 import { rootOf } from "./preflight";
-import { requireConnection, resolveConnection, type Connection, type ConnectionSources } from "./connection";
-import type { ProviderContext } from "../context";
+import { requireResolved, type Connection, type ResolvedConnection } from "./connection";
 import { guarded } from "../credentials/redacted-errors";
 import { settingSource } from "./setting-source";
 import { clauseOf } from "../inputs/failures";
 
 /**
- * Runs the body of a provider method with the connection `settings` resolve to (resource
- * arguments, then stack config, then environment). Whatever it throws leaves redacted of
- * `secrets`, a missing or invalid setting included; a rejected key or an unreachable service
- * names the setting it came from.
+ * Runs the body of a provider method with the connection its settings resolved to (resource
+ * arguments, then stack config, then environment: `resolved`, made once at the top of the method).
+ * Whatever it throws leaves redacted of `secrets`, a missing or invalid setting included; a
+ * rejected key or an unreachable service names the setting it came from.
  */
 export function connected<T>(
-  ctx: ProviderContext,
-  settings: Readonly<Record<string, unknown>>,
+  resolved: ResolvedConnection,
   secrets: readonly string[],
   body: (conn: Connection) => Promise<T>,
 ): Promise<T> {
   return guarded(
     () => secrets,
     async () => {
-      const sources = ctx.sources();
-      const conn = requireConnection(settings, sources);
+      const conn = requireResolved(resolved);
       try {
         return await body(conn);
       } catch (err) {
-        throw withSettingSource(err, settings, sources);
+        throw withSettingSource(err, resolved);
       }
     },
   );
@@ -37,11 +34,7 @@ export function connected<T>(
  * of a service that cannot be reached. A refresh or a destroy uses the arguments the state
  * recorded at the last `up`, so an argument's new value is not in use until an `up` records it.
  */
-function withSettingSource(
-  err: unknown,
-  settings: Readonly<Record<string, unknown>>,
-  sources: ConnectionSources,
-): unknown {
+function withSettingSource(err: unknown, r: ResolvedConnection): unknown {
   const cause = rootOf(err);
   const field =
     cause instanceof UnauthorizedError || cause instanceof ForbiddenError
@@ -50,7 +43,6 @@ function withSettingSource(
         ? "baseUrl"
         : undefined;
   if (field === undefined || !(err instanceof Error)) return err;
-  const r = resolveConnection(settings, sources);
   const source = settingSource(field, r);
   const what = field === "apiKey" ? "API key" : "base URL";
   const recorded =

@@ -67,6 +67,10 @@ export function missingSettingMessage(field: ConnectionField): string {
   return `no ${s.what} is set: set ${arg}, the stack config (\`${s.set}\`), or the environment variable ${s.env}`;
 }
 
+/**
+ * The connection settings of a resource as one provider method resolves them, once, and passes
+ * down: each value found, and where it came from, for the messages that name it.
+ */
 export interface ResolvedConnection {
   /** The settings found (an unknown argument is left out, and listed in `unknown`). */
   values: Partial<ConnectionSettings>;
@@ -186,17 +190,24 @@ export function connectionOf(r: ResolvedConnection): Connection | undefined {
 }
 
 /**
- * The complete connection, or an error naming every way to set what is missing and every invalid
- * value. For create/read/update/delete (led by "cannot reach …") and for the functions a program
- * calls (led by the function's name).
+ * The complete connection of `r`, or an error naming every way to set what is missing and every
+ * invalid value. For create/read/update/delete (led by "cannot reach …") and for the functions a
+ * program calls (led by the function's name).
  */
-export function requireConnection(
-  props: Readonly<Record<string, unknown>>,
-  sources: ConnectionSources,
+export function requireResolved(
+  r: ResolvedConnection,
   what = "cannot reach the Workspace Workload Service",
 ): Connection {
-  const r = resolveConnection(props, sources);
   const problems = problemsOf(r);
   if (problems.length > 0) throw new Error(`${what}: ${problems.join("; ")}`);
   return connectionFrom(r.values as ConnectionSettings);
+}
+
+/** `requireResolved` of the settings `props` and `sources` give. */
+export function requireConnection(
+  props: Readonly<Record<string, unknown>>,
+  sources: ConnectionSources,
+  what?: string,
+): Connection {
+  return requireResolved(resolveConnection(props, sources), what);
 }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { CONNECTION_SETTINGS, resolveConnection, type Connection, type ConnectionSources } from "./connection";
+import { CONNECTION_SETTINGS, type Connection, type ResolvedConnection } from "./connection";
 
 /**
  * Which connection a delete uses when the stack config now gives another. The engine configures
@@ -46,22 +46,21 @@ const WORDS = { baseUrl: "base URL", workspace: "workspace", apiKey: "API key" }
 
 /**
  * What the row of a delete or a refresh (`command`) says when a setting it uses differs from the
- * stack config's now, or undefined. `settings`: the resource's state; `conn`: the connection they
- * made; `stack`: the resource's (from its URN), else the running command's ("" for the selected
+ * stack config's now, or undefined. `resolved`: the state's settings as the method resolved them;
+ * `conn`: the connection they made; `stack`: the resource's (from its URN), else the running command's ("" for the selected
  * one); nothing is said outside the provider host, where neither is known.
  */
 export async function recordedSettingsNote(
   command: "delete" | "refresh",
   urnOrStack: { urn?: string; stack?: string },
-  settings: Readonly<Record<string, unknown>>,
-  sources: ConnectionSources,
+  resolved: Pick<ResolvedConnection, "from">,
   conn: Connection,
 ): Promise<string | undefined> {
   const stack = /^urn:pulumi:([^:]+)::/.exec(urnOrStack.urn ?? "")?.[1] ?? urnOrStack.stack;
   if (stack === undefined) return undefined;
   const now = await currentConfig(stack);
   if (now === undefined) return undefined;
-  const from = resolveConnection(settings, sources).from;
+  const { from } = resolved;
   const used = { baseUrl: conn.baseUrl, workspace: conn.workspace, apiKey: conn.connection.apiKey };
   const differing = (Object.keys(WORDS) as Array<keyof typeof WORDS>).filter((field) => {
     const given = now[CONNECTION_SETTINGS[field].config];

@@ -10,18 +10,16 @@ import {
 import { checkConnection } from "../service/check-connection";
 import { customTimeoutsFailures } from "../inputs/timeouts";
 import type { CheckOutcome } from "../types";
-import type { ConnectionSources } from "../service/connection";
+import { resolveConnection, type ConnectionSources, type ResolvedConnection } from "../service/connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "../inputs/failures";
 import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../../fields/template-fields";
-import { PROVIDER_KEY, TRANSIENT_KEYS, type Props } from "../inputs/props";
-import { settleClassDefaults } from "../inputs/class-defaults";
+import { PROVIDER_KEY, type Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 
 /** Keys of a template's property bag that are not fields of the create body. */
 const NOT_BODY = new Set<string>([
   ...Object.keys(TEMPLATE_FIELDS).filter((k) => !TEMPLATE_RULES.bodyKeys.includes(k)),
   PROVIDER_KEY,
-  ...TRANSIENT_KEYS,
 ]);
 
 /** Limits the schema checks in a rule, which zod skips while another field fails: checked here then. */
@@ -55,13 +53,17 @@ function configRules(kind: unknown, config: Props, unknownKeys: ReadonlySet<stri
 /**
  * `check` of a template: the zod schema of the body, per field (with the 64 KB limit of the
  * serialized `config`); no password anywhere the service would strip one (a template is a
- * blueprint, credentials belong to the workload); the connection. Unknown values (preview) are let through.
+ * blueprint, credentials belong to the workload); the connection (`connection`: as the method
+ * resolved it). `news`: the inputs out of their envelope (inputs/envelope.ts). Unknown values
+ * (preview) are let through.
  */
-export function checkTemplate(given: Props, sources: ConnectionSources): CheckOutcome {
-  const news = settleClassDefaults({}, given);
+export function checkTemplate(
+  news: Props,
+  sources: ConnectionSources,
+  connection: ResolvedConnection = resolveConnection(news, sources),
+): CheckOutcome {
   const inputs: Props = { ...news };
-  for (const key of TRANSIENT_KEYS) delete inputs[key];
-  const failures: Failure[] = checkConnection(news, sources, inputs);
+  const failures: Failure[] = checkConnection(connection, sources, inputs);
 
   const body: Props = {};
   for (const [k, v] of Object.entries(news)) if (!NOT_BODY.has(k) && v !== undefined && v !== null) body[k] = v;

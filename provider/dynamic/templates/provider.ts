@@ -9,7 +9,7 @@ import {
 import { reachService } from "../service/check-live";
 import { createTemplateOnce } from "../service/read-back";
 import { checkTemplate } from "./check";
-import { requireConnection } from "../service/connection";
+import { requireConnection, resolveConnection } from "../service/connection";
 import { connected } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
@@ -18,8 +18,8 @@ import { sameValue } from "../inputs/equal";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { TEMPLATE_RULES } from "../../fields/template-fields";
-import { PROVIDER_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
-import { settleClassDefaults } from "../inputs/class-defaults";
+import { PROVIDER_KEY, type Props } from "../inputs/props";
+import { openEnvelope } from "../inputs/envelope";
 import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
 import { timeoutMsOf } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
@@ -103,11 +103,13 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       return guarded(
         () => secretsOf(news),
         async () => {
-          const given = settleClassDefaults({}, news);
-          const outcome = checkTemplate(given, ctx.sources());
-          const reached = outcome.failures.length === 0 ? await reachService(ctx, given) : undefined;
+          const { envelope, given } = openEnvelope({}, news);
+          const sources = ctx.sources();
+          const connection = resolveConnection(given, sources);
+          const outcome = checkTemplate(given, sources, connection);
+          const reached = outcome.failures.length === 0 ? await reachService(ctx, connection) : undefined;
           if (reached && "failure" in reached) outcome.failures.push(reached.failure);
-          sayWhereItStopped(ctx.progress, outcome.failures, news[RESOURCE_URN_KEY]);
+          sayWhereItStopped(ctx.progress, outcome.failures, envelope.urn);
           return outcome;
         },
       );
@@ -127,7 +129,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async create(inputs) {
-      return connected(ctx, inputs, secretsOf(inputs), async (conn) => {
+      const resolved = resolveConnection(inputs, ctx.sources());
+      return connected(resolved, secretsOf(inputs), async (conn) => {
         const client = ctx.client(conn);
         const op = begin(ctx, inputs, "create");
         const t =
@@ -148,7 +151,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async read(id, props = {}) {
       const { base, templateId } = locate(id, props);
-      return connected(ctx, base, secretsOf(base), async (conn) => {
+      const resolved = resolveConnection(base, ctx.sources());
+      return connected(resolved, secretsOf(base), async (conn) => {
         let t: SavedTemplate;
         try {
           t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "read").call);
@@ -183,7 +187,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async delete(id, props) {
       const { base, templateId } = locate(id, props);
-      await connected(ctx, base, secretsOf(base), async (conn) => {
+      const resolved = resolveConnection(base, ctx.sources());
+      await connected(resolved, secretsOf(base), async (conn) => {
         try {
           await ctx.client(conn).deleteTemplate(templateId, begin(ctx, base, "delete").call);
         } catch (err) {

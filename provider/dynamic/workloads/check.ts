@@ -8,13 +8,12 @@ import {
   WorkloadType,
   isVmType,
 } from "../../../sdk";
-import type { ConnectionSources } from "../service/connection";
+import { resolveConnection, type ConnectionSources, type ResolvedConnection } from "../service/connection";
 import { checkConnection } from "../service/check-connection";
 import { failureAt, schemaFailures, type Failure } from "../inputs/failures";
 import type { OptionValue } from "../../fields/declaration";
 import { WORKLOAD_RULES, type WorkloadRules } from "../../fields/workload-rules";
-import { IMPORT_ID_KEY, TRANSIENT_KEYS, type Props } from "../inputs/props";
-import { settleClassDefaults } from "../inputs/class-defaults";
+import type { Props } from "../inputs/props";
 import { credentialsKeptFromState } from "../credentials/kept-from-state";
 import { declaredBodyOf } from "./body";
 import { MAX_TIMEOUT_SECONDS, customTimeoutsFailures } from "../inputs/timeouts";
@@ -54,14 +53,20 @@ export function checkOptions(news: Props, rules: WorkloadRules = WORKLOAD_RULES)
 
 /**
  * `check` of a workload: every failure of the inputs, per field, before any request is sent.
- * Values not known yet (preview) are let through: their fields are not validated now, and
- * `check` runs again with them known before `create` or `update`.
+ * `news`: the inputs out of their envelope (inputs/envelope.ts); `opened`: the envelope's import
+ * option, and the connection as the method resolved it. Values not known yet (preview) are let
+ * through: their fields are not validated now, and `check` runs again with them known before
+ * `create` or `update`.
  */
-export function checkWorkload(olds: Props, given: Props, sources: ConnectionSources): CheckOutcome {
-  const news = settleClassDefaults(olds, given);
+export function checkWorkload(
+  olds: Props,
+  news: Props,
+  sources: ConnectionSources,
+  opened: { connection?: ResolvedConnection; importId?: string } = {},
+): CheckOutcome {
   const inputs: Props = { ...news };
-  for (const key of TRANSIENT_KEYS) delete inputs[key];
-  const failures = [...checkConnection(news, sources, inputs), ...checkOptions(news)];
+  const connection = opened.connection ?? resolveConnection(news, sources);
+  const failures = [...checkConnection(connection, sources, inputs), ...checkOptions(news)];
   // Credentials in ignoreChanges: the state's login, kept as it is (valid when it was checked).
   const { kept, failure } = credentialsKeptFromState(olds, news);
   if (kept) inputs.credentials = kept;
@@ -111,7 +116,7 @@ export function checkWorkload(olds: Props, given: Props, sources: ConnectionSour
   // The schema allows a VM without credentials (an update may omit them); a new one needs them.
   const isNew = olds.workloadId === undefined;
   // Adopted or imported: the live VM keeps the login it has.
-  const takesOver = news.adopt === true || (news[IMPORT_ID_KEY] !== undefined && news[IMPORT_ID_KEY] !== null);
+  const takesOver = news.adopt === true || opened.importId !== undefined;
   if (isVmType(type as string) && isNew && credentials === undefined && !takesOver) {
     failures.push(
       failureAt(

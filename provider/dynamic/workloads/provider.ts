@@ -1,7 +1,7 @@
 import { NotFoundError, type WorkloadType } from "../../../sdk";
 import { acceptedCreates } from "./accepted-create";
 import { checkWorkload } from "./check";
-import type { Connection } from "../service/connection";
+import { resolveConnection, type Connection } from "../service/connection";
 import { connected } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
@@ -17,10 +17,10 @@ import { restartOnce } from "../service/read-back";
 import { sharedSpec } from "../service/shared-spec";
 import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
-import { RESOURCE_URN_KEY, inputsOf, type Props } from "../inputs/props";
+import { inputsOf, type Props } from "../inputs/props";
 import { sayWhereItStopped } from "../engine/stopped-here";
 import { recordedSettingsNote } from "../service/recorded-settings";
-import { programDigest, settleClassDefaults } from "../inputs/class-defaults";
+import { openEnvelope } from "../inputs/envelope";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
@@ -92,22 +92,25 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         () => secretsOf(news),
         async () => {
           // What the class filled in as check defaults it, settled here (messages name each setting's source).
-          const given = settleClassDefaults(olds, news);
-          const { inputs, failures } = checkWorkload(olds, given, ctx.sources());
-          recordHeld(ctx.declarations, news[RESOURCE_URN_KEY], olds);
-          failures.push(...checkReplacement(ctx, olds, news, inputs));
-          const twice = declaredTwice(ctx.declarations, news[RESOURCE_URN_KEY], inputs);
+          const { envelope, given } = openEnvelope(olds, news);
+          const sources = ctx.sources();
+          const connection = resolveConnection(given, sources);
+          const { urn, importId } = envelope;
+          const { inputs, failures } = checkWorkload(olds, given, sources, { connection, importId });
+          recordHeld(ctx.declarations, urn, olds);
+          failures.push(...checkReplacement(ctx, olds, envelope, inputs));
+          const twice = declaredTwice(ctx.declarations, urn, inputs);
           if (twice) failures.push(twice);
           if (failures.length === 0) {
-            const imported = await checkImportOption(ctx, imports, olds, given, inputs);
+            const imported = await checkImportOption(ctx, imports, olds, envelope, inputs, connection);
             failures.push(...imported.failures);
             // An import is the user's word, as `adopt` is: an existing id is what it asks for.
             const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
-            if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, given, asked)));
+            if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, urn, asked, connection)));
           }
-          sayWhereItStopped(ctx.progress, failures, news[RESOURCE_URN_KEY]);
+          sayWhereItStopped(ctx.progress, failures, urn);
           const stored = loginOf(olds.credentials)?.digest;
-          return { inputs: await credentials.seal(inputs, programDigest(news, inputs), stored), failures };
+          return { inputs: await credentials.seal(inputs, envelope.credentialsDigest, stored), failures };
         },
       );
     },
@@ -127,7 +130,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async create(inputs) {
       const declared = parseWorkload(inputs);
-      return connected(ctx, declared.connection, secretsOfWorkload(declared), async (conn) => {
+      const resolved = resolveConnection(declared.connection, ctx.sources());
+      return connected(resolved, secretsOfWorkload(declared), async (conn) => {
         const client = ctx.client(conn);
         const m = connectedTo(declared, conn);
         const id = m.identity.workloadId;
@@ -150,14 +154,15 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async read(id, props = {}) {
       const stored = locate(id, props);
-      return connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+      const resolved = resolveConnection(stored.connection, ctx.sources());
+      return connected(resolved, secretsOfWorkload(stored), async (conn) => {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
         // A refresh's read has no URN: its note goes on the Stack row, naming the workload. Other
         // reads (a `get` at each up, an import) are not a refresh's and ask nothing of the CLI.
         const note = ctx.engineRefreshes
-          ? recordedSettingsNote("refresh", { stack: ctx.engineStack }, stored.connection, ctx.sources(), conn)
+          ? recordedSettingsNote("refresh", { stack: ctx.engineStack }, resolved, conn)
           : undefined;
         // Side by side: far from the service, one round trip per resource instead of two in a row.
         const [status, spec, recordedNote] = await Promise.all([
@@ -192,7 +197,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const stored = parseWorkload(olds);
       const declared = parseWorkload(news);
       const secrets = [...secretsOfWorkload(stored), ...secretsOfWorkload(declared)];
-      return connected(ctx, declared.connection, secrets, async (conn) => {
+      const resolved = resolveConnection(declared.connection, ctx.sources());
+      return connected(resolved, secrets, async (conn) => {
         const changes = classifyWorkloadChanges(olds, news);
         const m = connectedTo(declared, conn);
         const workloadId = m.identity.workloadId;
@@ -236,7 +242,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async delete(id, props) {
       const stored = locate(id, props);
-      await connected(ctx, stored.connection, secretsOfWorkload(stored), async (conn) => {
+      const resolved = resolveConnection(stored.connection, ctx.sources());
+      await connected(resolved, secretsOfWorkload(stored), async (conn) => {
         const workloadId = stored.identity.workloadId;
         refuseDeclaredDatabaseDelete(ctx, id, { ...props, workspace: conn.workspace, workloadId });
         // Another resource of this deployment took this workload over (an adopt after a move):
@@ -250,8 +257,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const recorded = await recordedSettingsNote(
           "delete",
           { urn: ctx.deleteUrns.urnOf(id), stack: ctx.engineStack },
-          stored.connection,
-          ctx.sources(),
+          resolved,
           conn,
         );
         if (recorded) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));

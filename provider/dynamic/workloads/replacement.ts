@@ -1,6 +1,7 @@
 import type { ProviderContext } from "../context";
 import type { Failure } from "../inputs/failures";
-import { REPLACED_BY_KEY, RESOURCE_URN_KEY, type Props } from "../inputs/props";
+import type { Envelope } from "../inputs/envelope";
+import type { Props } from "../inputs/props";
 import { recordHeld } from "../ownership/declarations";
 import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacementOptionsFailure } from "./data-loss";
 
@@ -18,18 +19,18 @@ import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacem
  *   database is refused without `allowDataLoss: true`;
  * - whether the resource allows losing its data, for `delete` (`refuseDeclaredDatabaseDelete`).
  */
-export function checkReplacement(ctx: ProviderContext, olds: Props, news: Props, inputs: Props): Failure[] {
+export function checkReplacement(ctx: ProviderContext, olds: Props, envelope: Envelope, inputs: Props): Failure[] {
   const failures: Failure[] = [];
-  const urn = news[RESOURCE_URN_KEY];
-  if (typeof urn === "string") {
+  const { urn, replacedBy } = envelope;
+  if (urn !== undefined) {
     ctx.declarations.declared(urn, inputs.allowDataLoss === true);
     if (olds.workloadId === undefined && ctx.replaceTargets.has(urn)) {
       takenForItself(ctx, urn, inputs);
       const refused = replaceTargetFailure(inputs, urn);
       if (refused) failures.push(refused);
-    } else if (olds.workloadId === undefined && replacedWith(news)) takenForItself(ctx, urn, inputs);
+    } else if (olds.workloadId === undefined && replacedBy?.includes("replaceWith")) takenForItself(ctx, urn, inputs);
   }
-  const refused = replacementOptionsFailure(inputs, news[REPLACED_BY_KEY]);
+  const refused = replacementOptionsFailure(inputs, replacedBy);
   if (refused) failures.push(refused);
   return failures;
 }
@@ -38,12 +39,6 @@ export function checkReplacement(ctx: ProviderContext, olds: Props, news: Props,
 function takenForItself(ctx: ProviderContext, urn: string, inputs: Props): void {
   ctx.declarations.exists(urn, true);
   recordHeld(ctx.declarations, urn, inputs);
-}
-
-/** Whether the class read a `replaceWith` option (see `REPLACED_BY_KEY`). */
-function replacedWith(news: Props): boolean {
-  const by = news[REPLACED_BY_KEY];
-  return Array.isArray(by) && by.includes("replaceWith");
 }
 
 /**

@@ -89,8 +89,7 @@ describe("workload credentials against the local service", () => {
     const renamed = {
       ...db(PASSWORD),
       workloadId: "data",
-      __defaulted: ["workloadId"],
-      __credentialsDigest: credentialsDigest("data", { password: PASSWORD }),
+      __wws: { defaulted: ["workloadId"], credentialsDigest: credentialsDigest("data", { password: PASSWORD }) },
     };
     await h.ctl.resetCounters();
     const kept = await change(h.workload, id, outs, renamed);
@@ -100,18 +99,25 @@ describe("workload credentials against the local service", () => {
 
   it("should take the digest the resource class made as the program ran, and keep it out of the inputs", async () => {
     const made = credentialsDigest("vm-made", vm(PASSWORD).credentials);
-    const checked = await h.workload.check({}, { ...vm(PASSWORD), workloadId: "vm-made", __credentialsDigest: made });
+    const checked = await h.workload.check(
+      {},
+      { ...vm(PASSWORD), workloadId: "vm-made", __wws: { credentialsDigest: made } },
+    );
     expect(checked.inputs.credentials).toEqual({ username: "ops", digest: made });
-    expect(checked.inputs).not.toHaveProperty("__credentialsDigest");
+    expect(checked.inputs).not.toHaveProperty("__wws");
     // The login stays in this process for the create that follows.
-    const { outs } = await up(h.workload, { ...vm(PASSWORD), workloadId: "vm-made", __credentialsDigest: made });
+    const { outs } = await up(h.workload, {
+      ...vm(PASSWORD),
+      workloadId: "vm-made",
+      __wws: { credentialsDigest: made },
+    });
     expect(outs.credentials).toEqual({ username: "ops", digest: made });
   });
 
   it("should keep a state's scrypt1 digest scheme, so that an unchanged password stays unchanged", async () => {
     const login = vm(PASSWORD).credentials;
     const made = credentialsDigest("vm-old", login);
-    const news = { ...vm(PASSWORD), workloadId: "vm-old", __credentialsDigest: made };
+    const news = { ...vm(PASSWORD), workloadId: "vm-old", __wws: { credentialsDigest: made } };
     // The inputs a check of this version made, with the digest an earlier version stored.
     const checked = (await h.workload.check({}, news)).inputs;
     const oldDigest = credentialsDigest("vm-old", login, "scrypt1");

@@ -1,7 +1,6 @@
 import { credentialsDigest } from "../../../provider/dynamic/credentials/digest";
 import { credentialsKeptFromState } from "../../../provider/dynamic/credentials/kept-from-state";
-import { programDigest, settleClassDefaults } from "../../../provider/dynamic/inputs/class-defaults";
-import { DEFAULTED_KEY, DIGEST_KEY } from "../../../provider/dynamic/inputs/props";
+import { openEnvelope } from "../../../provider/dynamic/inputs/envelope";
 import { checkWorkload } from "../../../provider/dynamic/workloads/check";
 
 const ENV = { WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo", WWS_API_KEY: "env-Key-1234" };
@@ -9,13 +8,15 @@ const PASSWORD = "kept-Pass-Word-7";
 const sealed = { username: "app", digest: credentialsDigest("db", { username: "app", password: PASSWORD }) };
 const state = { workloadId: "db", type: "storage", engine: "postgres", credentials: sealed };
 
-describe("settleClassDefaults", () => {
+describe("openEnvelope: the class's defaults settled", () => {
   const fromClass = {
     workloadId: "frontend",
     baseUrl: "http://program",
     workspace: "w",
-    [DEFAULTED_KEY]: ["workloadId", "baseUrl", "workspace"],
+    __wws: { defaulted: ["workloadId", "baseUrl", "workspace"] },
   };
+  const settleClassDefaults = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    openEnvelope(olds, news).given;
 
   it("should keep the id the state holds for an unset workloadId, as Pulumi's auto-naming does", () => {
     expect(settleClassDefaults({ workloadId: "web" }, fromClass)).toMatchObject({ workloadId: "web" });
@@ -29,14 +30,21 @@ describe("settleClassDefaults", () => {
   });
 
   it("should never replace an id the program set", () => {
-    const set = { workloadId: "pinned", [DEFAULTED_KEY]: ["baseUrl"] };
+    const set = { workloadId: "pinned", __wws: { defaulted: ["baseUrl"] } };
     expect(settleClassDefaults({ workloadId: "web" }, set).workloadId).toBe("pinned");
   });
 
   it("should make the class's digest again when it was salted with another id than the state's", () => {
-    const news = { workloadId: "db2", [DIGEST_KEY]: "scrypt2:x", [DEFAULTED_KEY]: ["workloadId"] };
-    expect(programDigest(news, settleClassDefaults(state, news))).toBeUndefined();
-    expect(programDigest(news, settleClassDefaults({}, news))).toBe("scrypt2:x");
+    const news = { workloadId: "db2", __wws: { credentialsDigest: "scrypt2:x", defaulted: ["workloadId"] } };
+    expect(openEnvelope(state, news).envelope.credentialsDigest).toBeUndefined();
+    expect(openEnvelope({}, news).envelope.credentialsDigest).toBe("scrypt2:x");
+  });
+
+  it("should take the envelope out of the inputs, and refuse one of another shape", () => {
+    expect(openEnvelope({}, fromClass).given).not.toHaveProperty("__wws");
+    expect(() => openEnvelope({}, { __wws: { urn: 7 } })).toThrow(
+      /__wws is not what this package's resource classes send/,
+    );
   });
 });
 

@@ -33,7 +33,7 @@ describe("the provider's connection", () => {
       expect(() => requireConnection({ [field]: "" }, { env: ENV })).toThrow(
         `the \`${field}\` argument is empty: give it a value, or leave it out (undefined) to take the stack config`,
       );
-      const failures = checkConnection({ [field]: "" }, { env: ENV }, {});
+      const failures = checkConnection(resolveConnection({ [field]: "" }, { env: ENV }), { env: ENV }, {});
       expect(failures.map((f) => `${f.property} ${f.reason}`).join("\n")).toContain(
         `the \`${field}\` argument is empty`,
       );

@@ -91,7 +91,7 @@ describe("workload provider against the local service", () => {
     await client.upsertWorkload("vm-ubuntu", { id, cpus: 2, credentials: { password: PASSWORD } });
     await h.ctl.resetCounters();
     const urn = `urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:VirtualMachine::${id}`;
-    const checked = await h.workload.check({}, { ...vm(id), __urn: urn });
+    const checked = await h.workload.check({}, { ...vm(id), __wws: { urn } });
     expect(checked.failures).toEqual([
       {
         property: "workloadId",
@@ -114,7 +114,7 @@ describe("workload provider against the local service", () => {
     const moved = `urn:pulumi:dev::infra::app:Component$pulumi-nodejs:dynamic/wws:Pod::${id}`;
     const checked = await h.workload.check(
       {},
-      { workloadId: id, type: "pod", image: "nginx:1.27", adopt: true, __urn: moved },
+      { workloadId: id, type: "pod", image: "nginx:1.27", adopt: true, __wws: { urn: moved } },
     );
     expect(checked.failures).toEqual([]);
     await h.workload.create!({ ...checked.inputs, __provider: STUB });
@@ -135,7 +135,7 @@ describe("workload provider against the local service", () => {
     const id = uid("replaced");
     const { id: rid, outs } = await up(h.workload, vm(id));
     const urn = `urn:pulumi:dev::infra::pulumi-nodejs:dynamic/wws:VirtualMachine::${id}`;
-    const next = await change(h.workload, rid, outs, { ...vm(id, { type: "vm-windows" }), __urn: urn });
+    const next = await change(h.workload, rid, outs, { ...vm(id, { type: "vm-windows" }), __wws: { urn } });
     expect(next.diff).toMatchObject({ replaces: ["type"], deleteBeforeReplace: true });
     await h.workload.delete(rid, outs);
     await expect(client.getStatus(id)).rejects.toMatchObject({ status: 404 });
