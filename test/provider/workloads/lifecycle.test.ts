@@ -12,7 +12,6 @@ import {
   type Harness,
 } from "../harness";
 import { forgetSpecs } from "../../../provider/dynamic/service/shared-spec";
-import { IMPORT_ID_KEY } from "../../../provider/dynamic/inputs/props";
 import { createWorkloadProvider } from "../../../provider/dynamic/workloads/provider";
 
 const CREATE_ROUTE = "POST /v1/tenants/:name/workloads/:type";
@@ -174,7 +173,7 @@ describe("workload provider against the local service", () => {
     workloadId: id,
     type: "pod",
     image: "nginx:1.27",
-    [IMPORT_ID_KEY]: `demo/${id}`,
+    __wws: { importId: `demo/${id}` },
   });
 
   it("should import a workload that runs the declared spec with nothing sent, and refuse at create one changed after check", async () => {
