@@ -3,6 +3,7 @@ import { connectionOf, type Connection, type ResolvedConnection } from "./connec
 import type { ProviderContext } from "../context";
 import { failureAt, type Failure } from "../inputs/failures";
 import { alreadyExistsMessage } from "../ownership/takeover";
+import { planCreate } from "../ownership/create-plan";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import type { Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
@@ -54,7 +55,10 @@ export async function checkAgainstService(
   const live = await statusIfTaken(client, id, { deadline: ctx.now() + PREFLIGHT_BUDGET_MS }, ctx.now).catch(
     () => undefined,
   );
-  if (live !== undefined) failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, live, urn)));
+  // The create's own rule (ownership/create-plan.ts): preview refuses what `create` would.
+  const plan = planCreate({ existing: live, adopt: false, importing: false });
+  if (plan.kind === "refuse")
+    failures.push(failureAt(["workloadId"], alreadyExistsMessage(conn.workspace, id, plan.existing, urn)));
   return failures;
 }
 
