@@ -49,7 +49,7 @@ function programNetwork(what: string): NetworkOptions {
 }
 
 /** What the functions read, when `pulumi-wws/testing`'s mocks are installed: no service is asked. */
-export type MockReads = (workspace: string | undefined) => WorkspaceClient;
+type MockReads = (workspace: string | undefined) => WorkspaceClient;
 let mockReads: MockReads | undefined;
 
 /** Set by `WwsMocks.install()`. */

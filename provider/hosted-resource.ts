@@ -27,7 +27,7 @@ export const PROVIDER_TEXT = Object.freeze({
   template: 'exports.handler = () => require("pulumi-wws/provider/dynamic").template;\n',
 });
 
-export type ProviderKind = keyof typeof PROVIDER_TEXT;
+type ProviderKind = keyof typeof PROVIDER_TEXT;
 
 /**
  * The URN the engine gives the resource, as a plain promise. An input that is an Output of the

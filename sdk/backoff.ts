@@ -8,7 +8,7 @@ export type Random = () => number;
  *   sooner than their schedule (each is a read, and the read budget of a wait counts on it), only
  *   later. At the cap the delay is the cap itself; the earlier steps have already spread the callers.
  */
-export type Jitter = "full" | "late";
+type Jitter = "full" | "late";
 
 /**
  * The SDK's one backoff, for retries, stream reconnects and the waiter's polls: step `n` (1 for

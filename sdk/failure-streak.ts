@@ -1,5 +1,5 @@
 /** A streak of failures is told once it has lasted this long (a blip under throttling is not)... */
-export const FAILURE_TELL_AFTER_MS = 3 * 1000; // 3 s
+const FAILURE_TELL_AFTER_MS = 3 * 1000; // 3 s
 /** ...and again at most this often while it goes on. */
 export const FAILURE_TELL_EVERY_MS = 15 * 1000; // 15 s
 

@@ -7,7 +7,7 @@ import { ProxyError } from "./http/proxy";
  * dropped connection (`http/attempt.ts`) and the provider's read-back of a call whose outcome is
  * unknown (provider/dynamic/service/read-back.ts). undici keeps its equivalent in one `retryOpts`.
  */
-export const RETRY_RULES = Object.freeze({
+const RETRY_RULES = Object.freeze({
   /** Ask to come back later: 408 Request Timeout, 425 Too Early (RFC 8470), 429 Too Many Requests. */
   comeBackLaterStatuses: Object.freeze([408, 425, 429]),
   /**

@@ -47,7 +47,7 @@ export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
  */
 export type RetryPolicy = "idempotent" | "unprocessed-only";
 
-export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
+type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
 
 export interface RetryInput {
   error: WwsError;

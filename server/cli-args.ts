@@ -88,7 +88,7 @@ export function flagOf(option: string): string {
   return FLAG_OF[option] ?? option;
 }
 
-export interface CliArgs {
+interface CliArgs {
   options: ServiceOptions;
   quiet: boolean;
   help: boolean;

@@ -1,7 +1,7 @@
 import type { ErrorDetail } from "../sdk/schemas";
 import { formatMemoryMi, parseMemoryMi } from "../sdk/schemas";
 
-export interface FleetHostConfig {
+interface FleetHostConfig {
   name: string;
   capacity: { cpus: number; memory: string };
 }

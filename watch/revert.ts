@@ -4,7 +4,7 @@ import type { Difference } from "./compare";
 import type { Finding } from "./finding";
 
 /** A resource changed again this soon after the watch put it back is contested: a person is at it. */
-export const CONTESTED_WINDOW_MS = 10 * 60 * 1000; // 10 min
+const CONTESTED_WINDOW_MS = 10 * 60 * 1000; // 10 min
 
 interface ReverterHooks {
   report(f: Finding): void;

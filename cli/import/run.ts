@@ -6,7 +6,7 @@ import { renderImportFile } from "./render-import-file";
 import { renderProgram } from "./render-program";
 import { renderProject } from "./render-project";
 
-export interface ImportResult {
+interface ImportResult {
   dir: string;
   workloads: number;
   templates: number;

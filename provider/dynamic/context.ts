@@ -40,7 +40,7 @@ export interface ProviderContext {
   waitTiming?: WaitSettings;
 }
 
-export interface ContextOptions {
+interface ContextOptions {
   /** @default process.env, read at each call */
   env?: Readonly<Record<string, string | undefined>>;
   config?: StackConfig;

@@ -8,7 +8,7 @@
  */
 
 /** What part of the resource a field is. */
-export type FieldRole =
+type FieldRole =
   /** Names the resource in its workspace: a change is another resource. */
   | "identity"
   /** What the service is asked to run (a template's fields; a workload's come from the SDK). */

@@ -12,7 +12,7 @@ import {
 import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";
 
 /** What a change of one field does, and the conditional rule that decided it, if one did. */
-export interface FieldEffect {
+interface FieldEffect {
   readonly effect: ChangeEffect;
   readonly rule?: ConditionalChange;
 }

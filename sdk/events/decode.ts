@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from "eventsource-parser";
 import { EVENT_PAYLOADS, issuesToDetails, type ErrorDetail, type EventType, type WorkspaceEvent } from "../schemas";
 
-export type Decoded =
+type Decoded =
   { kind: "event"; event: WorkspaceEvent } | { kind: "ignored" } | { kind: "invalid"; issues: ErrorDetail[] };
 
 function isEventType(type: string): type is EventType {

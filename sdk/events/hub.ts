@@ -28,7 +28,7 @@ export interface HubStream {
 /** A spec whose connection is made and network resolved. */
 export type HubStreamSpec = StreamConnectionSpec & { connection: WorkspaceConnection; network: ResolvedNetwork };
 
-export type StreamFactory = (spec: HubStreamSpec, sink: Required<StreamListener>) => HubStream;
+type StreamFactory = (spec: HubStreamSpec, sink: Required<StreamListener>) => HubStream;
 
 interface Entry {
   stream: HubStream;

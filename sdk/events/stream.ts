@@ -39,7 +39,7 @@ export const DEFAULT_STREAM_OPTIONS: Readonly<Required<StreamOptions>> = Object.
 });
 
 /** The watchdog allows this many heartbeat intervals of silence: one late heartbeat is not a dead stream. */
-export const WATCHDOG_FACTOR = 2.5;
+const WATCHDOG_FACTOR = 2.5;
 
 export function resolveStreamOptions(options: StreamOptions = {}): Readonly<Required<StreamOptions>> {
   const o = { ...DEFAULT_STREAM_OPTIONS, ...definedOnly(options) };
@@ -49,7 +49,7 @@ export function resolveStreamOptions(options: StreamOptions = {}): Readonly<Requ
   return Object.freeze(o);
 }
 
-export interface EventStreamInit {
+interface EventStreamInit {
   /** Origin plus path prefix, no trailing slash. */
   baseUrl: string;
   workspace: string;
@@ -70,7 +70,7 @@ export interface EventStreamInit {
  * ended sooner counts as a failure, so that a stream answered and ended at once, again and again,
  * is reconnected with backoff rather than in a tight loop.
  */
-export const HEALTHY_OPEN_MS = 1000; // 1 s
+const HEALTHY_OPEN_MS = 1000; // 1 s
 
 /** How one connection ended. */
 type Outcome =

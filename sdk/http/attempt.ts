@@ -7,7 +7,7 @@ import { certificateErrorOf } from "./certificate";
 import { proxyErrorOf, type ProxyInUse } from "./proxy";
 import { readBodyText, ResponseTooLargeError } from "./response-size";
 
-export interface AttemptSpec {
+interface AttemptSpec {
   dispatcher: Dispatcher;
   /** `scheme://host:port` of the service. */
   origin: string;

@@ -31,14 +31,14 @@ const BY_STATUS: Readonly<Record<number, readonly [HttpErrorClass, HttpErrorCode
   503: [UnavailableError, "unavailable"],
 });
 
-export interface ErrorResponse {
+interface ErrorResponse {
   status: number;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body: parsed JSON, or the raw text when it is not JSON. */
   body: unknown;
 }
 
-export interface ErrorContext {
+interface ErrorContext {
   /** What was being done, for the message: `get status of workload web in workspace demo`. */
   operation: string;
   workspace?: string;

@@ -12,7 +12,7 @@ import { envProxies, type ResolvedNetwork } from "./network";
  * undici's `EnvHttpProxyAgent`: it honours `NO_PROXY` as other Node tools do and keeps one pool per
  * origin with the same limits, each connection a tunnel (`CONNECT`) through the proxy.
  */
-export type PoolKind = "requests" | "streams";
+type PoolKind = "requests" | "streams";
 
 export interface PoolLease {
   /** Send with `request({ origin, … })`: a proxy agent needs the origin. */

@@ -24,7 +24,7 @@ export interface CallSpec<T> {
   operation: string;
 }
 
-export interface CallContext {
+interface CallContext {
   signal?: AbortSignal;
   timeoutMs: number;
   /** No retry starts past this (client clock, ms); see `CallOptions.deadline`. */

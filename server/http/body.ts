@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ErrorReply } from "./errors";
 
 /** Request bodies above this are refused with 413 before they are read to the end. */
-export const MAX_BODY_BYTES = 1024 * 1024; // 1 MiB
+const MAX_BODY_BYTES = 1024 * 1024; // 1 MiB
 
 function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorReply } from "./errors";
 
 /** Who may call a route: a key of the path's workspace, any valid key, nobody needed, or the control token. */
-export type RouteAuth = "workspace" | "any-key" | "public" | "control";
+type RouteAuth = "workspace" | "any-key" | "public" | "control";
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -30,7 +30,7 @@ interface Compiled extends Route {
   segments: Array<{ literal: string } | { param: string }>;
 }
 
-export type Match = { route: Route; params: Record<string, string> } | { route: undefined; allow: string[] };
+type Match = { route: Route; params: Record<string, string> } | { route: undefined; allow: string[] };
 
 function decodeSegment(raw: string): string {
   try {

@@ -2,13 +2,13 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SecretRecord, TemplateRecord, WorkloadRecord } from "./types";
 
-export const STATE_FILE = "state.json";
-export const SECRETS_FILE = "secrets.json";
+const STATE_FILE = "state.json";
+const SECRETS_FILE = "secrets.json";
 const FORMAT_VERSION = 1;
 /** Writes are coalesced: a burst of changes costs one write per file. */
 const DEBOUNCE_MS = 25;
 
-export interface PersistedWorkspace {
+interface PersistedWorkspace {
   generation: number;
   lastEventId: string;
   workloads: WorkloadRecord[];
@@ -17,7 +17,7 @@ export interface PersistedWorkspace {
 export interface PersistedState {
   workspaces: Record<string, PersistedWorkspace>;
 }
-export type PersistedSecrets = Record<string, Record<string, SecretRecord>>;
+type PersistedSecrets = Record<string, Record<string, SecretRecord>>;
 
 function readJsonFile(path: string): unknown {
   let text: string;

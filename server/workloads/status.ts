@@ -6,7 +6,7 @@ const STORAGE_PORTS: Record<string, number> = { postgres: 5432, redis: 6380 };
  * The endpoint of a workload, derived from its spec: exposed storage at
  * `<id>.<workspace>.<domain>:5432|6380`; a pod with ports at the same host name and its first port.
  */
-export function endpointOf(w: WorkloadRecord, workspace: string, domain: string): string | undefined {
+function endpointOf(w: WorkloadRecord, workspace: string, domain: string): string | undefined {
   const host = `${w.id}.${workspace}.${domain}`;
   if (w.type === "storage") {
     const network = w.spec.network as { exposed?: boolean } | undefined;
@@ -19,7 +19,7 @@ export function endpointOf(w: WorkloadRecord, workspace: string, domain: string)
   return undefined;
 }
 
-export function adminUrlOf(w: WorkloadRecord, workspace: string, domain: string): string | undefined {
+function adminUrlOf(w: WorkloadRecord, workspace: string, domain: string): string | undefined {
   return w.type === "storage" && w.spec.adminConsole === true
     ? `https://${w.id}-admin-${workspace}.${domain}`
     : undefined;

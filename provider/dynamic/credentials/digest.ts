@@ -31,12 +31,12 @@ const SCHEMES = {
   scrypt1: { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 },
   scrypt2: { N: 2 ** 12, r: 8, p: 1, maxmem: 64 * 1024 * 1024 },
 } as const;
-export type DigestScheme = keyof typeof SCHEMES;
+type DigestScheme = keyof typeof SCHEMES;
 /** The scheme of new digests. */
-export const DIGEST_SCHEME: DigestScheme = "scrypt2";
+const DIGEST_SCHEME: DigestScheme = "scrypt2";
 
 /** The scheme of a stored digest, when it names one this version knows. */
-export function schemeOf(digest: unknown): DigestScheme | undefined {
+function schemeOf(digest: unknown): DigestScheme | undefined {
   const scheme = typeof digest === "string" ? digest.slice(0, digest.indexOf(":")) : "";
   return scheme in SCHEMES ? (scheme as DigestScheme) : undefined;
 }

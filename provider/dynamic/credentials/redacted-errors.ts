@@ -13,7 +13,7 @@ export function secretsOf(props: { credentials?: unknown; apiKey?: unknown }, ap
  * store init-error reasons in state, so each is redacted; frames are dropped (noise to a user).
  * The SDK's errors already hold no credential: this is the second line of defence.
  */
-export function safeError(err: unknown, secrets: readonly string[]): Error {
+function safeError(err: unknown, secrets: readonly string[]): Error {
   const message = redact(err instanceof Error ? err.message : String(err), secrets);
   if (err instanceof ResourceInitError) {
     return new ResourceInitError(

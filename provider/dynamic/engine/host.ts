@@ -34,7 +34,7 @@ export const HOST_HOOKS: Readonly<Record<HostHook, { loses: string; how: string 
   },
 });
 
-export interface HostConnection {
+interface HostConnection {
   /** The engine's log, when the status-rows hook is in place. */
   log: EngineLog | undefined;
   /** What the running command asks to replace (`--replace`, `--target-replace`), as it names them. */
@@ -47,7 +47,7 @@ export interface HostConnection {
   hooks: Readonly<Record<HostHook, boolean>>;
 }
 
-export interface HostOptions {
+interface HostOptions {
   /** `host:port` of the engine, the host's first argument. */
   engineAddress: string | undefined;
   onCancel(): void;

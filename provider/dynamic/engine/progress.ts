@@ -18,7 +18,7 @@ function settlingText(rule: SettleRule): string {
 }
 
 /** `12 s`, `3 m 5 s`, `10 m`: the compact form a row has room for. */
-export function shortDuration(ms: number): string {
+function shortDuration(ms: number): string {
   const s = Math.floor(ms / 1000);
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
@@ -46,7 +46,7 @@ export interface ProgressOptions {
   clock?: Clock;
 }
 
-export const DEFAULT_PROGRESS_OPTIONS = Object.freeze({
+const DEFAULT_PROGRESS_OPTIONS = Object.freeze({
   summaryEveryMs: 10 * 1000, // 10 s
   engineTickMs: 5 * 1000, // 5 s
   maxDetailed: 20,
@@ -71,7 +71,7 @@ interface Wait {
 }
 
 /** One wait being reported; `end` it however the wait ends. */
-export interface ProgressHandle {
+interface ProgressHandle {
   report(progress: WaitProgress): void;
   /**
    * `reached`: whether the wait got what it waited for. Resolves once the row says how the wait

@@ -6,7 +6,7 @@ import type { ProgressReporter } from "./progress";
  * resources may still be running, or not yet begun: seen with the real CLI, a Template's failure
  * hid a Pod declared before it whose key was wrong). Said once per process, under the resource.
  */
-export const STOPPED_HERE =
+const STOPPED_HERE =
   "pulumi stopped at this resource's failed check: the other resources are not all checked (the summary leaves out those it did not finish), so fix this one and preview again to check them";
 
 let said = false;

@@ -16,7 +16,7 @@ import * as net from "node:net";
  * Where neither is available (no /proc, no address), a change of parent pid is the signal.
  * Checks run on an unref'd timer: the watchdog never keeps the process alive.
  */
-export interface WatchdogOptions {
+interface WatchdogOptions {
   /** `host:port` of the engine, the host's first argument. */
   engineAddress?: string;
   /** Time between checks. @default 1000 (1 s) */
@@ -25,7 +25,7 @@ export interface WatchdogOptions {
   onGone(why: string): void;
 }
 
-export const DEFAULT_WATCHDOG_INTERVAL_MS = 1000; // 1 s
+const DEFAULT_WATCHDOG_INTERVAL_MS = 1000; // 1 s
 /** How far up the process tree the engine is looked for (node ← sh ← pulumi is 2). */
 const MAX_ANCESTOR_DEPTH = 4;
 

@@ -73,7 +73,7 @@ export function failureAt(path: ReadonlyArray<PropertyKey>, reason: string, inpu
   return { property, reason };
 }
 
-export interface IssueFilter {
+interface IssueFilter {
   /** Top-level keys left out of validation because their value is not known yet: drop their issues. */
   unknownKeys: ReadonlySet<string>;
   /** Top-level keys whose issues are already reported (a later validation pass left them out). */
@@ -131,7 +131,7 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
   return failures;
 }
 
-export interface SchemaOutcome {
+interface SchemaOutcome {
   failures: Failure[];
   /** Whether the schema's rules ran in some pass (zod skips them while a required field is missing or mistyped). */
   rulesRan: boolean;

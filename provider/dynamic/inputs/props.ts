@@ -45,7 +45,7 @@ export function inputsOf(props: Props): Props {
   return out;
 }
 
-export const DEFAULT_OPTIONS = Object.freeze({
+const DEFAULT_OPTIONS = Object.freeze({
   ...(WORKLOAD_RULES.defaults as Record<BooleanOption, boolean>),
   /** Also the default of each `customTimeouts` operation (see `inputs/timeouts.ts`). */
   readyTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS, // 10 min

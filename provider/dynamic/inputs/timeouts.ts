@@ -3,7 +3,7 @@ import type { Props } from "./props";
 import { containsUnknown } from "./unknown";
 
 /** The operations a `customTimeouts` resource option names. */
-export const TIMEOUT_OPERATIONS = ["create", "update", "delete"] as const;
+const TIMEOUT_OPERATIONS = ["create", "update", "delete"] as const;
 export type TimeoutOperation = (typeof TIMEOUT_OPERATIONS)[number];
 
 /** The longest wait a setting may ask for: 24 h. */
@@ -33,7 +33,7 @@ export function parseDurationSeconds(text: string): number | undefined {
 }
 
 /** Why the `customTimeouts` value carried in the inputs is wrong, per operation, or nothing. */
-export function timeoutProblems(value: unknown): Array<{ path: string[]; reason: string }> {
+function timeoutProblems(value: unknown): Array<{ path: string[]; reason: string }> {
   if (value === undefined || value === null) return [];
   if (typeof value !== "object" || Array.isArray(value))
     return [

@@ -3,7 +3,7 @@ import { liveDifferences } from "./takeover";
 import type { WorkloadModel } from "../workloads/model";
 
 /** What `create` knows of the id it is asked to create, read from the service just before. */
-export interface CreateFacts {
+interface CreateFacts {
   /** The status the id's workload has; undefined when the id is free. */
   existing?: WorkloadStatus;
   /** The resource says `adopt: true`: an existing id is the user's to take over. */

@@ -9,16 +9,16 @@ import type { ConnectionSources } from "./connection";
  * arguments of a resource nor in its state (a laptop and a CI runner behind a proxy share one
  * state). `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` are honoured without them (the SDK's pools).
  */
-export type NetworkField = "proxy" | "caCerts" | "allowInsecureHttp" | "maxResponseBytes";
+type NetworkField = "proxy" | "caCerts" | "allowInsecureHttp" | "maxResponseBytes";
 
-export const NETWORK_SETTINGS: Readonly<Record<NetworkField, { config: string; env: string }>> = Object.freeze({
+const NETWORK_SETTINGS: Readonly<Record<NetworkField, { config: string; env: string }>> = Object.freeze({
   proxy: { config: "wws:proxy", env: "WWS_PROXY" },
   caCerts: { config: "wws:caCerts", env: "WWS_CA_CERTS" },
   allowInsecureHttp: { config: "wws:allowInsecureHttp", env: "WWS_ALLOW_INSECURE_HTTP" },
   maxResponseBytes: { config: "wws:maxResponseBytes", env: "WWS_MAX_RESPONSE_BYTES" },
 });
 
-export interface NetworkSettings {
+interface NetworkSettings {
   /** The SDK's options, from the settings found (a setting with a problem is left out). */
   options: NetworkOptions & Pick<ClientOptions, "maxResponseBytes">;
   /** Each setting's problem, led by its name and where it was found. */

@@ -1,7 +1,7 @@
 import { CONNECTION_SETTINGS, type ConnectionField, type ResolvedConnection } from "./connection";
 
 /** Where a connection setting in use was found, in words, and how to give it another value there. */
-export interface SettingSource {
+interface SettingSource {
   /** `the stack config wws:apiKey` */
   where: string;
   /** `fix("the workspace's key")`: `Set the workspace's key: pulumi config set --secret wws:apiKey <key>` */

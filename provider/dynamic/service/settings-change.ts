@@ -1,7 +1,7 @@
 import { CONNECTION_KEYS } from "../inputs/props";
 
 /** What a diff found, by consequence (a workload's `WorkloadChanges`; a template's changes fit it too). */
-export interface ClassifiedChanges {
+interface ClassifiedChanges {
   readonly replaces: readonly string[];
   readonly updates: readonly string[];
   readonly restart: boolean;

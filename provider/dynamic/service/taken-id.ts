@@ -12,7 +12,7 @@ import { sharedSpec } from "./shared-spec";
  * engine calls `check` one resource at a time: one round trip serves them all). A create reads its
  * id's own status just before sending: a workload someone else created meanwhile is never updated.
  */
-export const FREE_ID_PROOF_MAX_AGE_MS = 5 * 1000; // 5 s
+const FREE_ID_PROOF_MAX_AGE_MS = 5 * 1000; // 5 s
 
 /** Ids this process sent a create for, by client: taken, whatever a spec read before says. */
 const sent = new WeakMap<WorkspaceClient, Set<string>>();

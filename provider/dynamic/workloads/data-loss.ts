@@ -17,7 +17,7 @@ function undoOf(changes: WorkloadChanges): string {
 }
 
 /** A database replacement `diff` found: refused (an error to throw) or allowed (a warning to write). */
-export type DatabaseReplacement = { allowed: false; error: Error } | { allowed: true; warning: string };
+type DatabaseReplacement = { allowed: false; error: Error } | { allowed: true; warning: string };
 
 /**
  * Whether a classified change replaces a database, which deletes it and its data; undefined when

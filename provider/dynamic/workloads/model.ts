@@ -47,7 +47,7 @@ export interface WorkloadModel {
   readonly provider: unknown;
 }
 
-export interface WorkloadIdentity {
+interface WorkloadIdentity {
   readonly workloadId: string;
   readonly type: WorkloadType;
 }
@@ -55,7 +55,7 @@ export interface WorkloadIdentity {
 export type ConnectionArgs = Readonly<Partial<Record<ConnectionField, unknown>>>;
 
 /** What `/status` reports and the outputs record, in output order: every output key but the derived `connectionUri`. */
-export const STATUS_KEYS = WORKLOAD_RULES.statusKeys;
+const STATUS_KEYS = WORKLOAD_RULES.statusKeys;
 
 const NOT_SPEC = new Set<string>(NOT_SPEC_KEYS);
 
@@ -100,7 +100,7 @@ const DEFAULT_DB_USER = "app";
  * or `rediss://app@<endpoint>` (the exposed endpoint is TLS with SNI routing). Undefined when the
  * database has no endpoint (not exposed) or is not a database.
  */
-export function connectionUriOf(m: WorkloadModel): string | undefined {
+function connectionUriOf(m: WorkloadModel): string | undefined {
   const endpoint = m.status?.endpoint;
   if (m.identity.type !== "storage" || !endpoint) return undefined;
   const username = loginOf(m.credentials)?.username;
