@@ -31,14 +31,11 @@ function valueText(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-/** The findings of one comparison, each secret value replaced by a marker. */
-export function findingsOf(
-  diffs: Difference[],
-  w: { stack: string; urn: string; id: string },
-  cause: Cause,
-  now: Date,
-): Finding[] {
-  const base = {
+type Watched = { stack: string; urn: string; id: string };
+
+/** What every finding of `w` says: which resource, and who made the change, when, as the row says. */
+function findingBase(w: Watched, cause: Cause, now: Date) {
+  return {
     stack: w.stack,
     urn: w.urn,
     resource: describeUrn(w.urn),
@@ -47,6 +44,11 @@ export function findingsOf(
     activityId: cause.activityId,
     at: cause.at ?? now.toISOString(),
   };
+}
+
+/** The findings of one comparison, each secret value replaced by a marker. */
+export function findingsOf(diffs: Difference[], w: Watched, cause: Cause, now: Date): Finding[] {
+  const base = findingBase(w, cause, now);
   return diffs.map((d): Finding => {
     if (d.kind === "changed")
       return {
@@ -68,17 +70,8 @@ export function findingsOf(
  * A change the stream told of only after a gap (replayed on reconnect, or read from the activity
  * after a `resync`) whose workload is as declared again: what it was in between is gone.
  */
-export function changedBackFinding(w: { stack: string; urn: string; id: string }, cause: Cause): Finding {
-  return {
-    kind: "changed-back",
-    stack: w.stack,
-    urn: w.urn,
-    resource: describeUrn(w.urn),
-    id: w.id,
-    actor: cause.actor,
-    activityId: cause.activityId,
-    at: cause.at ?? new Date().toISOString(),
-  };
+export function changedBackFinding(w: Watched, cause: Cause): Finding {
+  return { ...findingBase(w, cause, new Date()), kind: "changed-back" };
 }
 
 const clock = (iso: string): string => (iso.length >= 19 ? iso.slice(11, 19) : iso);

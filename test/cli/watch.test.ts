@@ -95,6 +95,36 @@ async function upOk(stack: Stack): Promise<void> {
   if (!r.ok) throw new Error(r.error);
 }
 
+/** A service of its own (one workspace, the stack's key and the ops key) and a stack on it, up, with `program`. */
+async function stackOnOwnService(
+  prefix: string,
+  profile: "full" | "spec",
+  program: string,
+): Promise<{ svc: RestartableService; ws: string; stack: Stack; ops: WorkspaceClient; cleanup(): void }> {
+  const svc = await startRestartableService({
+    prefix,
+    count: 1,
+    keyFor: () => STACK_KEY,
+    service: { profile, keys: { [`${prefix}-1`]: [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
+  });
+  try {
+    const ws = svc.workspace();
+    const s = await fileProgramStack(`wws-${prefix}`);
+    await s.stack.setAllConfig({
+      "wws:baseUrl": { value: svc.url },
+      "wws:workspace": { value: ws.name },
+      "wws:apiKey": { value: ws.apiKey, secret: true },
+    });
+    s.setProgram(`const wws = require("pulumi-wws");\n${program}`);
+    await upOk(s.stack);
+    const ops = new WorkspaceClient({ baseUrl: svc.url, workspace: ws.name, apiKey: OPS_KEY });
+    return { svc, ws: ws.name, stack: s.stack, ops, cleanup: () => s.cleanup() };
+  } catch (err) {
+    await svc.close();
+    throw err;
+  }
+}
+
 describe("pulumi-wws watch", () => {
   let service: RestartableService;
   const kept: Array<{ cleanup(): void }> = [];
@@ -221,33 +251,26 @@ describe("pulumi-wws watch", () => {
   });
 
   it("reports a change made and undone while its event stream was down, from the activity rows it missed, and a template deleted", async () => {
-    const gap = await startRestartableService({
-      prefix: "watchgap",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: { keys: { "watchgap-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-    });
+    const {
+      svc: gap,
+      ws,
+      stack,
+      ops,
+      cleanup,
+    } = await stackOnOwnService(
+      "watchgap",
+      "full",
+      `new wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n` +
+        `new wws.Template("tpl", { name: "dev box", kind: "pod", config: { pod: { image: "nginx" } } });\n`,
+    );
+    kept.push({ cleanup });
     try {
-      const ws = gap.workspace();
-      const s = await fileProgramStack("wws-watch-gap");
-      kept.push(s);
-      await s.stack.setAllConfig({
-        "wws:baseUrl": { value: gap.url },
-        "wws:workspace": { value: ws.name },
-        "wws:apiKey": { value: ws.apiKey, secret: true },
-      });
-      s.setProgram(
-        `const wws = require("pulumi-wws");\nnew wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n` +
-          `new wws.Template("tpl", { name: "dev box", kind: "pod", config: { pod: { image: "nginx" } } });\n`,
-      );
-      await upOk(s.stack);
-      const ops = new WorkspaceClient({ baseUrl: gap.url, workspace: ws.name, apiKey: OPS_KEY });
-      const watch = startWatch(s.stack, []);
+      const watch = startWatch(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 1 workload and 1 template/.test(l)));
 
       // The stream is cut and cannot come back; meanwhile the pod is changed and put back by hand.
-      await gap.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws.name}/events` });
+      await gap.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws}/events` });
       await gap.ctl.dropStreams();
       await until("the stream down", () => watch.status.some((l) => /is down/.test(l)));
       await changeLive(ops, "calm", { memory: "1Gi" });
@@ -257,7 +280,7 @@ describe("pulumi-wws watch", () => {
       const back = await until("the change and its undoing", () =>
         watch.findings.find((f) => f.kind === "changed-back"),
       );
-      expect(back).toMatchObject({ resource: 'Pod "calm"', actor: "ops-laptop", id: `${ws.name}/calm` });
+      expect(back).toMatchObject({ resource: 'Pod "calm"', actor: "ops-laptop", id: `${ws}/calm` });
       expect(back.activityId).toMatch(/^\d+$/);
 
       // A template deleted outside Pulumi, with the stream back.
@@ -276,32 +299,20 @@ describe("pulumi-wws watch", () => {
   });
 
   it("finds the same against a service of the spec profile (rows that name nothing), and reports a Failed workload and a delete", async () => {
-    const spec = await startRestartableService({
-      prefix: "watchspec",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: {
-        profile: "spec",
-        keys: { "watchspec-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] },
-      },
-    });
+    const {
+      svc: spec,
+      ws,
+      stack,
+      ops,
+      cleanup,
+    } = await stackOnOwnService(
+      "watchspec",
+      "spec",
+      `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\nnew wws.Pod("side", { image: "nginx:1.27" });\n`,
+    );
+    kept.push({ cleanup });
     try {
-      const ws = spec.workspace();
-      const s = await fileProgramStack("wws-watch-spec");
-      kept.push(s);
-      await s.stack.setAllConfig({
-        "wws:baseUrl": { value: spec.url },
-        "wws:workspace": { value: ws.name },
-        "wws:apiKey": { value: ws.apiKey, secret: true },
-      });
-      s.setProgram(
-        `const wws = require("pulumi-wws");\n` +
-          `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\n` +
-          `new wws.Pod("side", { image: "nginx:1.27" });\n`,
-      );
-      await upOk(s.stack);
-      const ops = new WorkspaceClient({ baseUrl: spec.url, workspace: ws.name, apiKey: OPS_KEY });
-      const watch = startWatch(s.stack, []);
+      const watch = startWatch(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 2 workloads/.test(l)));
 
@@ -311,7 +322,7 @@ describe("pulumi-wws watch", () => {
       expect(fieldsOf(drift)).toEqual([["memory", "512Mi", "1Gi"]]);
 
       // (A restart is not visible here: the spec's /status has no restartCount, so preview --refresh misses it too.)
-      await spec.ctl.failWorkload(ws.name, "side", "image pull failed");
+      await spec.ctl.failWorkload(ws, "side", "image pull failed");
       const failed = await until("Failed", () => watch.findings.find((f) => f.kind === "failed"));
       expect(failed.message).toBe("image pull failed");
       await ops.deleteWorkload("side");
