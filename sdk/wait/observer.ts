@@ -84,6 +84,8 @@ export class StatusObserver {
   private stopped = false;
   private readonly timers = new Map<TimerName, TimerHandle>();
   private unsubscribe: Unsubscribe | undefined;
+  /** The phase of the last record read ("gone" for a 404), to tell the rule when the workload moves. */
+  private lastPhase: string | undefined;
 
   constructor(private readonly init: ObserverInit) {
     this.rules = { id: init.id, goal: init.goal, timing: readTiming(init.timing), random: init.random };
@@ -153,10 +155,14 @@ export class StatusObserver {
 
   private read(): void {
     let ok = true;
+    let moved = false;
     this.init
       .read()
       .then(
         (observation) => {
+          const phase = observation?.phase ?? "gone";
+          moved = this.lastPhase !== undefined && phase !== this.lastPhase;
+          this.lastPhase = phase;
           if (!this.stopped) this.init.onObservation(observation);
         },
         (error: unknown) => {
@@ -164,6 +170,6 @@ export class StatusObserver {
           if (!this.stopped) this.init.onReadError(error);
         },
       )
-      .finally(() => this.apply({ type: "read-done", ok, now: this.init.clock.now() }));
+      .finally(() => this.apply({ type: "read-done", ok, moved, now: this.init.clock.now() }));
   }
 }

@@ -12,7 +12,9 @@
  *   one decision (and at most one read) per burst.
  * - **untargeted** event: one that may be this workload's or any other's: an activity row that
  *   names no workload, and `spec-changed` on a stream that never names one. Reads for them are
- *   spaced: `untargetedReadMinMs` after the previous such read at first, doubling up to `untargetedReadMaxMs`.
+ *   spaced: `untargetedReadMinMs` after the previous such read at first, doubling up to
+ *   `untargetedReadMaxMs` while they find nothing new; a read that finds the phase changed starts
+ *   the spacing again (the workload is moving: the rows were likely its own).
  * - **freshness**: whether a record is about the request or from before it (`condition.ts`).
  * - **settle**: taking a `Running` record without evidence of freshness, once the rule of
  *   `settle.ts` allows it; the waiter asks for a read at that time (`settle-at`).
@@ -101,7 +103,8 @@ export type ReadEvent =
   | { type: "stream"; state: StreamState; now: number }
   | { type: "event"; event: WorkspaceEvent; now: number }
   | { type: "timer"; timer: TimerName; now: number }
-  | { type: "read-done"; ok: boolean; now: number }
+  /** `moved`: the record's phase differs from the last one read (the workload is changing). */
+  | { type: "read-done"; ok: boolean; moved?: boolean; now: number }
   | { type: "settle-at"; at: number; now: number }
   | { type: "hold"; until: number; now: number };
 
@@ -178,6 +181,9 @@ export function nextRead(state: ReadState, event: ReadEvent, rules: ReadRules): 
     case "read-done": {
       s.inFlight = false;
       s.failures = event.ok ? 0 : s.failures + 1;
+      // The workload is changing: the untargeted rows around are likely its own, and its next
+      // phase is worth seeing soon. The spacing starts again; what it bounds is reads that find nothing.
+      if (event.moved) Object.assign(s.untargeted, { step: 1, gapMs: untargetedGap(1, rules) });
       if (!s.dirty) return step(s, schedulePoll(s, now, rules));
       s.dirty = false;
       return step(s, read(s, now, "trigger during the read"));

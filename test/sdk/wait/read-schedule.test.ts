@@ -283,6 +283,17 @@ describe("nextRead: when a wait reads /status", () => {
     expect(gaps).toEqual([200, 400, 800, 1600, 1600, 1600]);
   });
 
+  it("should start the untargeted spacing again when a read finds the phase moved, and only then", () => {
+    const spaced = started({
+      inFlight: true,
+      untargeted: { lastReadAt: NOW - 100, step: 4, gapMs: 800, dueAt: undefined },
+    });
+    const moved = nextRead(spaced, { type: "read-done", ok: true, moved: true, now: NOW }, rules()).state.untargeted;
+    expect(moved).toEqual({ lastReadAt: NOW - 100, step: 1, gapMs: T.untargetedReadMinMs, dueAt: undefined });
+    const still = nextRead(spaced, { type: "read-done", ok: true, moved: false, now: NOW }, rules()).state.untargeted;
+    expect(still).toEqual(spaced.untargeted);
+  });
+
   it("should move the down backoff on only when its poll fires, and start it again each time the stream drops", () => {
     const fired = nextRead(
       started({ stream: "down", pollReason: "poll (stream down)", downStep: 2 }),
