@@ -17,8 +17,6 @@ export interface UpdateProfilesResult {
   pods: number;
   /** Wall of each round's update, per profile, in the order measured. */
   wallMs: { full: number[]; spec: number[] };
-  /** Median spec over median full. */
-  ratio: number;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -50,7 +48,7 @@ export async function runUpdateProfiles(options: {
   } finally {
     await Promise.all([services.full.stop(), services.spec.stop()]);
   }
-  return { pods: options.pods, wallMs, ratio: round(median(wallMs.spec) / median(wallMs.full), 2) };
+  return { pods: options.pods, wallMs };
 }
 
 /** Creates `pods` pods in a fresh stack, then measures the `up` that changes all their images. */
@@ -82,6 +80,7 @@ async function updateOnce(
 
 /** The rows of each profile's updates, and the target of their ratio. */
 export function addUpdateProfiles(report: Report, r: UpdateProfilesResult): void {
+  const ratio = round(median(r.wallMs.spec) / median(r.wallMs.full), 2);
   for (const profile of ["full", "spec"] as const)
     report.rows.push([
       "11 update",
@@ -97,11 +96,11 @@ export function addUpdateProfiles(report: Report, r: UpdateProfilesResult): void
     full: r.wallMs.full.map((ms) => round(ms / 1000, 2)),
     spec: r.wallMs.spec.map((ms) => round(ms / 1000, 2)),
   };
-  report.json.update_ratio_spec_vs_full = r.ratio;
+  report.json.update_ratio_spec_vs_full = ratio;
   report.targets.push({
     name: `pulumi up of an update of ${r.pods} pods, spec vs full profile`,
     target: `≤ ${UPDATE_RATIO_TARGET}×`,
-    value: `${r.ratio}×`,
-    met: r.ratio <= UPDATE_RATIO_TARGET,
+    value: `${ratio}×`,
+    met: ratio <= UPDATE_RATIO_TARGET,
   });
 }
