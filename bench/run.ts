@@ -15,6 +15,7 @@ import { addFleet } from "./report-fleet";
 import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./scale";
 import { addLatency, runLatency } from "./latency";
 import { addWatch, runWatchBench } from "./watch";
+import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -30,7 +31,8 @@ import { addWatch, runWatchBench } from "./watch";
  * `--only=8`); 9. far from the service: preview, `up` at `--parallel N`, an unchanged preview,
  * refresh and destroy of N new pods (200, or the first of `--pods`) with 0 and 100 ms added to each
  * answer (about 3 minutes: only with `--only=9`); 10. the drift watch (`pulumi-wws watch`): 200 pods in 2
- * stacks, 120 changes through the API, latency from the service's record to the finding. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * stacks, 120 changes through the API, latency from the service's record to the finding; 11. the seed-only update: `pulumi up` of an
+ * update of 10 pods against the full and the spec profile, side by side, and their ratio. Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -47,6 +49,8 @@ export interface BenchPlan {
   skipReason?: string;
   /** Scenario 8; undefined: skipped. */
   scale?: ScalePlan;
+  /** Scenario 11 (on services with their own reconcile step, as a user runs them); undefined: skipped. */
+  updateProfiles?: { pods: number; rounds: number };
 }
 
 /** About 30-35 s of measuring (plus the build): fits the 60 s of `--quick`. */
@@ -98,6 +102,7 @@ export const FULL_PLAN: BenchPlan = {
     backends: ["file", "postgres"],
     fleetRuns: [...FLEET_VARIANTS],
   },
+  updateProfiles: { pods: 10, rounds: 3 },
 };
 
 export interface Args {
@@ -120,11 +125,11 @@ export interface Args {
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -306,6 +311,12 @@ export async function main(argv: readonly string[]): Promise<string> {
   // Scenario 10: the drift watch, 200 pods in 2 stacks (2 × pulumi up of 100, then ~1 minute of changes).
   if (args.only.has(10) && !plan.quick)
     addWatch(report, await runWatchBench({ stacks: 2, pods: 100, changes: 120, progress }));
+
+  // Scenario 11: the seed-only update against the full one (left out of --quick: 12 CLI runs).
+  if (args.only.has(11)) {
+    if (!plan.updateProfiles) progress("scenario 11: skipped: left out of --quick (about a minute and a half)");
+    else addUpdateProfiles(report, await runUpdateProfiles({ ...plan.updateProfiles, progress }));
+  }
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

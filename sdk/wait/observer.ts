@@ -1,9 +1,17 @@
-import { backoffDelay, type Random } from "../backoff";
+import type { Random } from "../backoff";
 import type { Clock, TimerHandle } from "../clock";
-import type { StreamListener, StreamState, Unsubscribe } from "../events/types";
-import type { ActivityRow, WorkspaceEvent } from "../schemas";
+import type { StreamListener, Unsubscribe } from "../events/types";
 import type { Observation, WaitGoal } from "./condition";
-import { namesTarget, relevanceOf, rowWorthALook } from "./relevance";
+import {
+  initialReadState,
+  nextRead,
+  type ReadDecision,
+  type ReadEvent,
+  type ReadRules,
+  type ReadState,
+  type ReadTiming,
+  type TimerName,
+} from "./read-schedule";
 
 export interface ObserverTiming {
   /** `stream`: events trigger reads, polls only fill gaps; `poll`: a read every `pollIntervalMs`, no stream. */
@@ -21,16 +29,35 @@ export interface ObserverTiming {
   /** Events within this window after the first one are taken together: one read per burst. */
   debounceMs: number;
   /**
-   * Reads for events that may or may not be this workload's (rows without a target, and
-   * `spec-changed` on such a stream) are spaced: at least this long after the previous such
-   * read at first, doubling after each, up to `vagueLookMaxMs` (jittered as the poll backoff). @default 100
+   * Reads for untargeted events, which may be this workload's or any other's (rows without a
+   * target, and `spec-changed` on such a stream), are spaced: at least this long after the
+   * previous such read at first, doubling after each, up to `untargetedReadMaxMs` (jittered as
+   * the poll backoff). See `read-schedule.ts`. @default 100
    */
-  vagueLookMinMs?: number;
+  untargetedReadMinMs?: number;
   /** @default 1600 */
+  untargetedReadMaxMs?: number;
+  /** @deprecated the former name of `untargetedReadMinMs`, still accepted. */
+  vagueLookMinMs?: number;
+  /** @deprecated the former name of `untargetedReadMaxMs`, still accepted. */
   vagueLookMaxMs?: number;
 }
 
-const DEFAULT_VAGUE_LOOK = Object.freeze({ minMs: 100, maxMs: 1600 });
+const DEFAULT_UNTARGETED_READ = Object.freeze({ minMs: 100, maxMs: 1600 });
+
+/** The timings of `nextRead`, the deprecated names taken where the new ones are not given. */
+function readTiming(t: ObserverTiming): ReadTiming {
+  return {
+    mode: t.mode,
+    pollMinMs: t.pollMinMs,
+    pollMaxMs: t.pollMaxMs,
+    safetyPollMs: t.safetyPollMs,
+    pollIntervalMs: t.pollIntervalMs,
+    debounceMs: t.debounceMs,
+    untargetedReadMinMs: t.untargetedReadMinMs ?? t.vagueLookMinMs ?? DEFAULT_UNTARGETED_READ.minMs,
+    untargetedReadMaxMs: t.untargetedReadMaxMs ?? t.vagueLookMaxMs ?? DEFAULT_UNTARGETED_READ.maxMs,
+  };
+}
 
 export interface ObserverInit {
   id: string;
@@ -47,60 +74,22 @@ export interface ObserverInit {
   onReadError: (error: unknown) => void;
 }
 
-interface Burst {
-  look: boolean;
-  untargeted: boolean;
-  specChanged: boolean;
-  lastRow: ActivityRow | undefined;
-}
-
-const emptyBurst = (): Burst => ({ look: false, untargeted: false, specChanged: false, lastRow: undefined });
-
 /**
- * Decides when to read `/status` for one workload, and reads it. It never decides readiness.
- *
- * Inputs: stream state (`down`/`open`/`closed`), events, poll timers, read results.
- * Reads happen: once at start (after subscribing, so nothing between the read and the
- * subscription is missed); when the stream (re)opens (events while it was down may be lost);
- * after a burst of events worth a look; and by poll timer: backoff `pollMinMs`→`pollMaxMs`
- * while the stream is down or closed, `safetyPollMs` while it is open, `pollIntervalMs` in mode
- * `poll`, and the backoff again after a failed read.
- * Events that may be anyone's (activity rows without a target, which is all of them on a service
- * that follows only the published spec) would otherwise cost every waiter of the workspace a read
- * per burst: their reads are spaced, `vagueLookMinMs` doubling up to `vagueLookMaxMs`.
- * All three backoffs are `backoffDelay` with jitter: every wait of a process sees the stream drop
- * (or an untargeted row) at the same instant, and must not read in lockstep with the others.
- * `checkAt` adds one read at a given time (the waiter's settle rule).
- * Invariant: at most one read in flight; a trigger during a read marks it dirty, and one more
- * read follows when it completes (its answer may predate the trigger).
+ * Reads `/status` for one workload when the rule of `read-schedule.ts` says so. It keeps the
+ * rule's state, owns its timers and the read; it never decides readiness, nor when to read.
  */
 export class StatusObserver {
-  private streamState: StreamState = "closed";
-  private started = false;
+  private readonly rules: ReadRules;
+  private state: ReadState;
   private stopped = false;
-  private inFlight = false;
-  private dirty = false;
-  /** Reads wait until then (epoch ms): a `Retry-After` the service sent. */
-  private heldUntil = 0;
-  /** Failed reads in a row: the step of the failure backoff. */
-  private failures = 0;
-  /** Step of the backoff while the stream is down; back to 1 each time it goes down. */
-  private downStep = 1;
-  private streamNamesTargets = false;
-  private burst = emptyBurst();
-  private burstTimer: TimerHandle | undefined;
-  private pollTimer: TimerHandle | undefined;
-  private vagueTimer: TimerHandle | undefined;
-  private settleTimer: TimerHandle | undefined;
+  private readonly timers = new Map<TimerName, TimerHandle>();
   private unsubscribe: Unsubscribe | undefined;
-  private activityAt = 0;
-  private lastVagueRead = 0;
-  private vagueStep = 1;
-  /** Drawn once per step, so re-checking the same due time does not redraw it. */
-  private vagueGapMs: number;
+  /** The phase of the last record read ("gone" for a 404), to tell the rule when the workload moves. */
+  private lastPhase: string | undefined;
 
   constructor(private readonly init: ObserverInit) {
-    this.vagueGapMs = this.vagueGap();
+    this.rules = { id: init.id, goal: init.goal, timing: readTiming(init.timing), random: init.random };
+    this.state = initialReadState(this.rules);
   }
 
   /**
@@ -108,177 +97,79 @@ export class StatusObserver {
    * whichever is later (epoch ms); `undefined` while no stream is open: quiet cannot be seen then.
    */
   lastActivityAt(): number | undefined {
-    return this.streamState === "open" ? this.activityAt : undefined;
+    return this.state.stream === "open" ? this.state.activityAt : undefined;
   }
 
   /** One more read at `epochMs` (replacing an earlier such request). */
   checkAt(epochMs: number): void {
-    if (this.stopped) return;
-    this.clearTimer("settleTimer");
-    this.settleTimer = this.init.clock.setTimeout(
-      () => {
-        this.settleTimer = undefined;
-        this.check();
-      },
-      Math.max(0, epochMs - this.init.clock.now()),
-    );
+    this.apply({ type: "settle-at", at: epochMs, now: this.init.clock.now() });
+  }
+
+  /** No read starts before `epochMs`: the service asked for that (`Retry-After`). */
+  holdReads(epochMs: number): void {
+    this.apply({ type: "hold", until: epochMs, now: this.init.clock.now() });
   }
 
   start(): void {
-    this.lastVagueRead = this.init.clock.now();
+    const now = (): number => this.init.clock.now();
     if (this.init.timing.mode === "stream" && this.init.subscribe) {
-      this.unsubscribe = this.init.subscribe({ onState: (s) => this.onState(s), onEvent: (e) => this.onEvent(e) });
+      this.unsubscribe = this.init.subscribe({
+        onState: (state) => this.apply({ type: "stream", state, now: now() }),
+        onEvent: (event) => this.apply({ type: "event", event, now: now() }),
+      });
     }
-    this.started = true;
-    this.check();
+    this.apply({ type: "start", now: now() });
   }
 
   stop(): void {
     this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    this.clearTimer("burstTimer");
-    this.clearTimer("pollTimer");
-    this.clearTimer("vagueTimer");
-    this.clearTimer("settleTimer");
+    for (const handle of this.timers.values()) this.init.clock.clearTimeout(handle);
+    this.timers.clear();
   }
 
-  private onState(state: StreamState): void {
-    const before = this.streamState;
-    this.streamState = state;
-    if (state === "open" && before !== "open") this.activityAt = this.init.clock.now();
-    // The state reported at subscription needs no read: the first read comes right after it.
-    if (!this.started || this.stopped || state === before) return;
-    if (state === "open") {
-      this.burst.look = true;
-      this.armBurst();
-      return;
-    }
-    this.downStep = 1;
-    if (!this.inFlight) this.schedulePoll();
-  }
-
-  private onEvent(event: WorkspaceEvent): void {
+  private apply(event: ReadEvent): void {
     if (this.stopped) return;
-    if (namesTarget(event)) this.streamNamesTargets = true;
-    const r = relevanceOf(event, this.init.id);
-    if (r.kind === "ignore") return;
-    this.activityAt = this.init.clock.now();
-    if (r.kind === "look") this.burst.look = true;
-    if (r.kind === "untargeted") this.burst.untargeted = true;
-    if (r.kind === "spec-changed") this.burst.specChanged = true;
-    if (r.kind === "row") this.burst.lastRow = r.row;
-    this.armBurst();
+    const { state, decisions } = nextRead(this.state, event, this.rules);
+    this.state = state;
+    for (const d of decisions) this.carryOut(d);
   }
 
-  private armBurst(): void {
-    if (this.burstTimer !== undefined) return;
-    this.burstTimer = this.init.clock.setTimeout(() => {
-      this.burstTimer = undefined;
-      const b = this.burst;
-      this.burst = emptyBurst();
-      // A stream that names the targets of its rows also sends one for every change of ours, so
-      // `spec-changed` (sent for every upsert in the workspace) would only cost a read per waiter.
-      const specLook = b.specChanged && !this.streamNamesTargets;
-      const rowLook = b.lastRow !== undefined && rowWorthALook(b.lastRow, this.init.goal);
-      if (b.look || rowLook) this.check();
-      else if (b.untargeted || specLook) this.vagueCheck();
-    }, this.init.timing.debounceMs);
+  private carryOut(d: ReadDecision): void {
+    if (d.do === "read") return this.read();
+    const handle = this.timers.get(d.timer);
+    if (handle !== undefined) this.init.clock.clearTimeout(handle);
+    this.timers.delete(d.timer);
+    if (d.do === "clear") return;
+    const timer = d.timer;
+    const delay = Math.max(0, d.at - this.init.clock.now());
+    this.timers.set(
+      timer,
+      this.init.clock.setTimeout(() => {
+        this.timers.delete(timer);
+        this.apply({ type: "timer", timer, now: this.init.clock.now() });
+      }, delay),
+    );
   }
 
-  /** A read for an event that may not be this workload's, spaced from the previous such read. */
-  private vagueCheck(): void {
-    if (this.stopped || this.vagueTimer !== undefined) return;
-    const due = this.lastVagueRead + this.vagueGapMs;
-    const now = this.init.clock.now();
-    if (now < due) {
-      this.vagueTimer = this.init.clock.setTimeout(() => {
-        this.vagueTimer = undefined;
-        this.vagueCheck();
-      }, due - now);
-      return;
-    }
-    this.lastVagueRead = now;
-    this.vagueStep++;
-    this.vagueGapMs = this.vagueGap();
-    this.check();
-  }
-
-  private vagueGap(): number {
-    const { vagueLookMinMs = DEFAULT_VAGUE_LOOK.minMs, vagueLookMaxMs = DEFAULT_VAGUE_LOOK.maxMs } = this.init.timing;
-    return backoffDelay(this.vagueStep, vagueLookMinMs, vagueLookMaxMs, this.init.random, "late");
-  }
-
-  /** No read starts before `epochMs`: the service asked for that (`Retry-After`). */
-  holdReads(epochMs: number): void {
-    this.heldUntil = Math.max(this.heldUntil, epochMs);
-  }
-
-  private check(): void {
-    if (this.stopped) return;
-    if (this.inFlight) {
-      this.dirty = true;
-      return;
-    }
-    this.clearTimer("pollTimer");
-    const heldFor = this.heldUntil - this.init.clock.now();
-    if (heldFor > 0) {
-      // Whatever asked for this read is served by the first read after the hold.
-      this.pollTimer = this.init.clock.setTimeout(() => {
-        this.pollTimer = undefined;
-        this.check();
-      }, heldFor);
-      return;
-    }
-    this.inFlight = true;
+  private read(): void {
+    let ok = true;
+    let moved = false;
     this.init
       .read()
       .then(
         (observation) => {
-          this.failures = 0;
+          const phase = observation?.phase ?? "gone";
+          moved = this.lastPhase !== undefined && phase !== this.lastPhase;
+          this.lastPhase = phase;
           if (!this.stopped) this.init.onObservation(observation);
         },
         (error: unknown) => {
-          this.failures++;
+          ok = false;
           if (!this.stopped) this.init.onReadError(error);
         },
       )
-      .finally(() => {
-        this.inFlight = false;
-        if (this.stopped) return;
-        if (this.dirty) {
-          this.dirty = false;
-          this.check();
-          return;
-        }
-        this.schedulePoll();
-      });
-  }
-
-  private schedulePoll(): void {
-    this.clearTimer("pollTimer");
-    const t = this.init.timing;
-    const backoff = (step: number): number => backoffDelay(step, t.pollMinMs, t.pollMaxMs, this.init.random, "late");
-    let delay: number;
-    let backingOff = false;
-    if (t.mode === "poll") delay = t.pollIntervalMs;
-    else if (this.failures > 0) delay = backoff(this.failures);
-    else if (this.streamState === "open") delay = t.safetyPollMs;
-    else {
-      delay = backoff(this.downStep);
-      backingOff = true;
-    }
-    this.pollTimer = this.init.clock.setTimeout(() => {
-      this.pollTimer = undefined;
-      // Only a poll that ran moves the backoff on: one pre-empted by an event keeps its step.
-      if (backingOff) this.downStep++;
-      this.check();
-    }, delay);
-  }
-
-  private clearTimer(which: "burstTimer" | "pollTimer" | "vagueTimer" | "settleTimer"): void {
-    const handle = this[which];
-    if (handle !== undefined) this.init.clock.clearTimeout(handle);
-    this[which] = undefined;
+      .finally(() => this.apply({ type: "read-done", ok, moved, now: this.init.clock.now() }));
   }
 }

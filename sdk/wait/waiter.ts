@@ -74,8 +74,11 @@ function resolveOptions(options: WaitOptions): { timing: ObserverTiming; settle:
   checkInteger("safetyPollMs", t.safetyPollMs, 1);
   checkInteger("pollIntervalMs", t.pollIntervalMs, 1);
   checkInteger("debounceMs", t.debounceMs, 0);
-  if (t.vagueLookMinMs !== undefined) checkInteger("vagueLookMinMs", t.vagueLookMinMs, 1);
-  if (t.vagueLookMaxMs !== undefined) checkInteger("vagueLookMaxMs", t.vagueLookMaxMs, t.vagueLookMinMs ?? 1);
+  // The deprecated names (vagueLook…) are checked under their own, where the new ones are not given.
+  const untargetedMin = t.untargetedReadMinMs !== undefined ? "untargetedReadMinMs" : "vagueLookMinMs";
+  const untargetedMax = t.untargetedReadMaxMs !== undefined ? "untargetedReadMaxMs" : "vagueLookMaxMs";
+  if (t[untargetedMin] !== undefined) checkInteger(untargetedMin, t[untargetedMin], 1);
+  if (t[untargetedMax] !== undefined) checkInteger(untargetedMax, t[untargetedMax], t[untargetedMin] ?? 1);
   if (t.since !== undefined && !Number.isFinite(t.since.requestedAt))
     throw new InvalidOptionError("since.requestedAt", "must be epoch milliseconds");
   const settle = { ...DEFAULT_SETTLE_RULE, ...definedOnly(t.settle ?? {}) };
@@ -89,8 +92,8 @@ function resolveOptions(options: WaitOptions): { timing: ObserverTiming; settle:
     safetyPollMs: t.safetyPollMs,
     pollIntervalMs: t.pollIntervalMs,
     debounceMs: t.debounceMs,
-    vagueLookMinMs: t.vagueLookMinMs,
-    vagueLookMaxMs: t.vagueLookMaxMs,
+    untargetedReadMinMs: t.untargetedReadMinMs ?? t.vagueLookMinMs,
+    untargetedReadMaxMs: t.untargetedReadMaxMs ?? t.vagueLookMaxMs,
   };
   return { timing, settle };
 }

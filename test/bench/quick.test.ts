@@ -7,6 +7,7 @@ import { parseArgs } from "../../bench/run";
 import type { FleetRow } from "../../bench/fleet";
 import { addFleet } from "../../bench/report-fleet";
 import { scaleRuns } from "../../bench/scale";
+import { addUpdateProfiles } from "../../bench/update-profiles";
 
 /**
  * The benchmark's measurement functions at tiny sizes, against an in-process service: the shape
@@ -149,6 +150,22 @@ describe("bench measurement functions", () => {
     });
     expect(report.rows).toHaveLength(8); // the floor and 7 operations
     expect(report.rows.find((r) => r[0] === "3 up" && r[2] === "300 pods")?.[4]).toBe("5× floor");
+  });
+
+  it("should report the seed-only update beside the full one, against the 1.5× target", () => {
+    // Medians: full 3000 ms; spec 4200 ms (1.4×) and 6100 ms (2.03×).
+    for (const [spec, ratio, met] of [
+      [[4000, 4500, 4200], 1.4, true],
+      [[6000, 6500, 6100], 2.03, false],
+    ] as const) {
+      const report = newReport({ quick: false, pollIntervalMs: 2000, stepMs: 1250 });
+      addUpdateProfiles(report, { pods: 10, wallMs: { full: [3000, 3100, 2900], spec: [...spec] } });
+      expect(report.rows.map((r) => r[1])).toEqual(["stream, full profile", "stream, spec profile"]);
+      expect(report.targets).toHaveLength(1);
+      expect(report.targets[0].met).toBe(met);
+      expect(report.json.update_ratio_spec_vs_full).toBe(ratio);
+      expect(report.targets[0].value).toBe(`${ratio}×`);
+    }
   });
 
   it("should plan scenario 8's runs and report the fleet against its goal, the single stack beside it", () => {

@@ -147,6 +147,26 @@ describe("StatusObserver", () => {
     }
   });
 
+  it("should space untargeted reads from 100 ms again once a read finds the phase moved", async () => {
+    start("open");
+    const t0 = Date.now();
+    reads.answer({ phase: "Pending" });
+    await flush();
+    // Rows every 20 ms; the workload shows Provisioning from the fourth read on.
+    const phases = ["Pending", "Pending", "Provisioning", "Provisioning", "Provisioning"];
+    for (let t = 0; t < 2000 && phases.length > 0; t += 20) {
+      events.emit({ type: "activity", data: { id: String(t), action: "workload.phase" } });
+      const before = reads.count;
+      await jest.advanceTimersByTimeAsync(20);
+      if (reads.count > before) {
+        reads.answer({ phase: phases.shift()! });
+        await flush();
+      }
+    }
+    const readsAt = reads.at.slice(1).map((at) => at - t0);
+    expect(readsAt.map((at, i) => at - (i === 0 ? 0 : readsAt[i - 1]))).toEqual([100, 200, 400, 100, 200]);
+  });
+
   it("should read on resync and when the stream reopens", async () => {
     start("open");
     reads.answer(running);
