@@ -59,7 +59,7 @@ function readTiming(t: ObserverTiming): ReadTiming {
   };
 }
 
-export interface ObserverInit {
+interface ObserverInit {
   id: string;
   goal: WaitGoal;
   timing: ObserverTiming;

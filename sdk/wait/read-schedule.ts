@@ -57,7 +57,7 @@ export interface ReadRules {
 
 export type TimerName = "burst" | "poll" | "untargeted" | "settle";
 
-export interface Burst {
+interface Burst {
   /** The stream (re)opened: events while it was down may be lost. */
   reopened: boolean;
   /** A `resync`: something may have changed that no event describes. */
@@ -108,7 +108,7 @@ export type ReadEvent =
   | { type: "settle-at"; at: number; now: number }
   | { type: "hold"; until: number; now: number };
 
-export type ReadReason =
+type ReadReason =
   | "start"
   | "event"
   | "untargeted event"
@@ -127,7 +127,7 @@ export type ReadDecision =
   | { do: "arm"; timer: TimerName; at: number; reason: ReadReason | "burst window" }
   | { do: "clear"; timer: TimerName };
 
-export interface ReadStep {
+interface ReadStep {
   state: ReadState;
   decisions: ReadDecision[];
 }

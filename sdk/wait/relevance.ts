@@ -11,7 +11,7 @@ import type { WaitGoal } from "./condition";
  * - `row`: an activity row about this workload (its hint decides, see `rowWorthALook`);
  * - `ignore`: about something else (another workload, a template, agents, tasks, secrets).
  */
-export type Relevance =
+type Relevance =
   | { kind: "look" }
   | { kind: "untargeted" }
   | { kind: "spec-changed" }

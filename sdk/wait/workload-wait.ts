@@ -57,7 +57,7 @@ export interface WaitProgress {
 const READ_ERROR_REPORT_EVERY_MS = FAILURE_TELL_EVERY_MS - 1000; // 14 s
 
 /** Everything one wait runs with, validated and defaulted by `waitForWorkload`. */
-export interface WorkloadWaitInit {
+interface WorkloadWaitInit {
   client: StatusSource;
   id: string;
   until: WaitGoal;
