@@ -254,24 +254,32 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
-        const recorded = await recordedSettingsNote(
+        // Said beside the delete, not before it: the first one of a process asks the CLI.
+        const noted = recordedSettingsNote(
           "delete",
           { urn: ctx.deleteUrns.urnOf(id), stack: ctx.engineStack },
           resolved,
           conn,
-        );
-        if (recorded) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));
+        ).then((recorded) => {
+          if (recorded)
+            ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));
+        });
         const client = ctx.client(conn);
         const op = begin(stored, "delete");
         try {
-          await client.deleteWorkload(workloadId, op.call);
-        } catch (err) {
-          if (err instanceof NotFoundError) return; // already gone
-          throw err;
+          const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
+            () => false,
+            (err: unknown) => {
+              if (err instanceof NotFoundError) return true;
+              throw err;
+            },
+          );
+          // Gone means /status answers 404: only then is the id free for a replacement. The user
+          // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+          if (!alreadyGone && stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
+        } finally {
+          await noted;
         }
-        // Gone means /status answers 404: only then is the id free for a replacement. The user
-        // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
-        if (stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
       });
     },
   };
