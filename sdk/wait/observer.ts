@@ -46,16 +46,11 @@ export interface ObserverTiming {
 const DEFAULT_UNTARGETED_READ = Object.freeze({ minMs: 100, maxMs: 1600 });
 
 /** The timings of `nextRead`, the deprecated names taken where the new ones are not given. */
-function readTiming(t: ObserverTiming): ReadTiming {
+function readTiming({ vagueLookMinMs, vagueLookMaxMs, ...t }: ObserverTiming): ReadTiming {
   return {
-    mode: t.mode,
-    pollMinMs: t.pollMinMs,
-    pollMaxMs: t.pollMaxMs,
-    safetyPollMs: t.safetyPollMs,
-    pollIntervalMs: t.pollIntervalMs,
-    debounceMs: t.debounceMs,
-    untargetedReadMinMs: t.untargetedReadMinMs ?? t.vagueLookMinMs ?? DEFAULT_UNTARGETED_READ.minMs,
-    untargetedReadMaxMs: t.untargetedReadMaxMs ?? t.vagueLookMaxMs ?? DEFAULT_UNTARGETED_READ.maxMs,
+    ...t,
+    untargetedReadMinMs: t.untargetedReadMinMs ?? vagueLookMinMs ?? DEFAULT_UNTARGETED_READ.minMs,
+    untargetedReadMaxMs: t.untargetedReadMaxMs ?? vagueLookMaxMs ?? DEFAULT_UNTARGETED_READ.maxMs,
   };
 }
 

@@ -33,19 +33,11 @@ import { backoffDelay, type Random } from "../backoff";
 import type { StreamState } from "../events/types";
 import type { ActivityRow, WorkspaceEvent } from "../schemas";
 import type { WaitGoal } from "./condition";
+import type { ObserverTiming } from "./observer";
 import { namesTarget, relevanceOf, rowWorthALook } from "./relevance";
 
-/** The timings of the rule; see `ObserverTiming` for each. */
-export interface ReadTiming {
-  mode: "stream" | "poll";
-  pollMinMs: number;
-  pollMaxMs: number;
-  safetyPollMs: number;
-  pollIntervalMs: number;
-  debounceMs: number;
-  untargetedReadMinMs: number;
-  untargetedReadMaxMs: number;
-}
+/** The timings of the rule (`ObserverTiming`, which says what each is), every one given. */
+export type ReadTiming = Required<Omit<ObserverTiming, "vagueLookMinMs" | "vagueLookMaxMs">>;
 
 /** What the rule reads besides its state: whose wait it is, and the source of the jitter. */
 export interface ReadRules {
