@@ -79,8 +79,6 @@ export class StatusObserver {
   private stopped = false;
   private readonly timers = new Map<TimerName, TimerHandle>();
   private unsubscribe: Unsubscribe | undefined;
-  /** The phase of the last record read ("gone" for a 404), to tell the rule when the workload moves. */
-  private lastPhase: string | undefined;
 
   constructor(private readonly init: ObserverInit) {
     this.rules = { id: init.id, goal: init.goal, timing: readTiming(init.timing), random: init.random };
@@ -150,14 +148,12 @@ export class StatusObserver {
 
   private read(): void {
     let ok = true;
-    let moved = false;
+    let phase: string | undefined;
     this.init
       .read()
       .then(
         (observation) => {
-          const phase = observation?.phase ?? "gone";
-          moved = this.lastPhase !== undefined && phase !== this.lastPhase;
-          this.lastPhase = phase;
+          phase = observation?.phase ?? "gone";
           if (!this.stopped) this.init.onObservation(observation);
         },
         (error: unknown) => {
@@ -165,6 +161,6 @@ export class StatusObserver {
           if (!this.stopped) this.init.onReadError(error);
         },
       )
-      .finally(() => this.apply({ type: "read-done", ok, moved, now: this.init.clock.now() }));
+      .finally(() => this.apply({ type: "read-done", ok, phase, now: this.init.clock.now() }));
   }
 }

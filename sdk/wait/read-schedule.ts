@@ -75,6 +75,8 @@ export interface ReadState {
   pollReason: ReadReason | undefined;
   /** The stream has named the target of a row: then it sends one for every change of ours. */
   streamNamesTargets: boolean;
+  /** The phase of the last record read ("gone" for a 404): a new one means the workload moves. */
+  lastPhase: string | undefined;
   burst: Burst;
   /** When the open burst's window ends; undefined when none is open. */
   burstEndsAt: number | undefined;
@@ -95,8 +97,8 @@ export type ReadEvent =
   | { type: "stream"; state: StreamState; now: number }
   | { type: "event"; event: WorkspaceEvent; now: number }
   | { type: "timer"; timer: TimerName; now: number }
-  /** `moved`: the record's phase differs from the last one read (the workload is changing). */
-  | { type: "read-done"; ok: boolean; moved?: boolean; now: number }
+  /** `phase`: the record's, when the read answered ("gone" for a 404). */
+  | { type: "read-done"; ok: boolean; phase?: string; now: number }
   | { type: "settle-at"; at: number; now: number }
   | { type: "hold"; until: number; now: number };
 
@@ -148,6 +150,7 @@ export function initialReadState(rules: ReadRules): ReadState {
     downStep: 1,
     pollReason: undefined,
     streamNamesTargets: false,
+    lastPhase: undefined,
     burst: emptyBurst(),
     burstEndsAt: undefined,
     activityAt: 0,
@@ -175,7 +178,9 @@ export function nextRead(state: ReadState, event: ReadEvent, rules: ReadRules): 
       s.failures = event.ok ? 0 : s.failures + 1;
       // The workload is changing: the untargeted rows around are likely its own, and its next
       // phase is worth seeing soon. The spacing starts again; what it bounds is reads that find nothing.
-      if (event.moved) Object.assign(s.untargeted, { step: 1, gapMs: untargetedGap(1, rules) });
+      const moved = event.phase !== undefined && s.lastPhase !== undefined && event.phase !== s.lastPhase;
+      if (event.phase !== undefined) s.lastPhase = event.phase;
+      if (moved) Object.assign(s.untargeted, { step: 1, gapMs: untargetedGap(1, rules) });
       if (!s.dirty) return step(s, schedulePoll(s, now, rules));
       s.dirty = false;
       return step(s, read(s, now, "trigger during the read"));

@@ -286,12 +286,19 @@ describe("nextRead: when a wait reads /status", () => {
   it("should start the untargeted spacing again when a read finds the phase moved, and only then", () => {
     const spaced = started({
       inFlight: true,
+      lastPhase: "Provisioning",
       untargeted: { lastReadAt: NOW - 100, step: 4, gapMs: 800, dueAt: undefined },
     });
-    const moved = nextRead(spaced, { type: "read-done", ok: true, moved: true, now: NOW }, rules()).state.untargeted;
+    const moved = nextRead(spaced, { type: "read-done", ok: true, phase: "Running", now: NOW }, rules()).state
+      .untargeted;
     expect(moved).toEqual({ lastReadAt: NOW - 100, step: 1, gapMs: T.untargetedReadMinMs, dueAt: undefined });
-    const still = nextRead(spaced, { type: "read-done", ok: true, moved: false, now: NOW }, rules()).state.untargeted;
+    const still = nextRead(spaced, { type: "read-done", ok: true, phase: "Provisioning", now: NOW }, rules()).state
+      .untargeted;
     expect(still).toEqual(spaced.untargeted);
+    const first = started({ inFlight: true, untargeted: spaced.untargeted });
+    const seen = nextRead(first, { type: "read-done", ok: true, phase: "Running", now: NOW }, rules()).state;
+    expect(seen.untargeted).toEqual(spaced.untargeted);
+    expect(seen.lastPhase).toBe("Running");
   });
 
   it("should move the down backoff on only when its poll fires, and start it again each time the stream drops", () => {
