@@ -1,8 +1,7 @@
 import { classifyWorkloadChanges } from "../provider/dynamic/workloads/diff";
 import { sameValue } from "../provider/dynamic/inputs/equal";
 import { DRIFT_KEY, inputsOf } from "../provider/dynamic/inputs/props";
-import { PROVIDER_KEY } from "../provider/dynamic/inputs/props";
-import { TEMPLATE_RULES } from "../provider/fields/template-fields";
+import { classifyTemplateChanges } from "../provider/dynamic/templates/diff";
 import type { ProviderImpl } from "../provider/dynamic/types";
 import type { ManagedWorkload } from "./stack";
 
@@ -42,22 +41,18 @@ function pathsOf(prefix: string, a: unknown, b: unknown, out: Array<{ path: stri
 export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload): Promise<Difference[]> {
   const read = await provider.read(w.id, w.recorded);
   if (!read.id || !read.props) return [{ kind: "deleted" }];
-  if (w.kind === "template") return templateDifferences(w, read.props);
   const live = read.props;
+  if (w.kind === "template") {
+    // Every field but the connection replaces a template (the service has no update).
+    const { replaces, local } = classifyTemplateChanges(w.recorded, live);
+    const keys = [...replaces, ...local];
+    return keys.length > 0 ? [{ kind: "changed", fields: changedFields(w, live, keys), replaces: true }] : [];
+  }
   const out: Difference[] = [];
   const changes = classifyWorkloadChanges(inputsOf(w.recorded), inputsOf(live));
-  const keys = [...changes.replaces, ...changes.updates].sort();
-  if (keys.length > 0) {
-    const found: Array<{ path: string; a: unknown; b: unknown }> = [];
-    for (const key of keys) pathsOf(key, w.recorded[key], live[key], found);
-    const fields = found.map((f) => ({
-      path: f.path,
-      recorded: f.a,
-      live: f.b,
-      secret: w.secretKeys.has(f.path.split(".")[0]) || SECRET_PATH.test(f.path),
-    }));
-    out.push({ kind: "changed", fields, replaces: changes.replaces.length > 0 });
-  }
+  const keys = [...changes.replaces, ...changes.updates];
+  if (keys.length > 0)
+    out.push({ kind: "changed", fields: changedFields(w, live, keys), replaces: changes.replaces.length > 0 });
   const restarts = (v: unknown): number => (typeof v === "number" ? v : 0);
   const grew = restarts(live[DRIFT_KEY]) - restarts(w.recorded[DRIFT_KEY]);
   if (grew > 0) out.push({ kind: "restarted", restarts: grew });
@@ -66,13 +61,14 @@ export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload
   return out;
 }
 
-/** A template's fields that differ (the service has no template update: any change replaces it). */
-function templateDifferences(w: ManagedWorkload, live: Record<string, unknown>): Difference[] {
-  const outputs: readonly string[] = [...TEMPLATE_RULES.outputKeys, PROVIDER_KEY];
-  const keys = [...new Set([...Object.keys(w.recorded), ...Object.keys(live)])].filter((k) => !outputs.includes(k));
+/** The paths under `keys` where `live` differs from what `w` recorded, secrets marked. */
+function changedFields(w: ManagedWorkload, live: Record<string, unknown>, keys: string[]): FieldChange[] {
   const found: Array<{ path: string; a: unknown; b: unknown }> = [];
-  for (const key of keys.sort()) pathsOf(key, w.recorded[key], live[key], found);
-  if (found.length === 0) return [];
-  const fields = found.map((f) => ({ path: f.path, recorded: f.a, live: f.b, secret: SECRET_PATH.test(f.path) }));
-  return [{ kind: "changed", fields, replaces: true }];
+  for (const key of [...keys].sort()) pathsOf(key, w.recorded[key], live[key], found);
+  return found.map((f) => ({
+    path: f.path,
+    recorded: f.a,
+    live: f.b,
+    secret: w.secretKeys.has(f.path.split(".")[0]) || SECRET_PATH.test(f.path),
+  }));
 }

@@ -9,6 +9,7 @@ import {
 import { reachService } from "../service/check-live";
 import { createTemplateOnce } from "../service/read-back";
 import { checkTemplate } from "./check";
+import { classifyTemplateChanges } from "./diff";
 import { requireConnection, resolveConnection } from "../service/connection";
 import { connected } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
@@ -116,16 +117,12 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async diff(_id, olds, news) {
-      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
-        .filter((k) => k !== PROVIDER_KEY && !TEMPLATE_RULES.outputKeys.includes(k))
-        .filter((k) => !sameValue(olds[k], news[k]))
-        .sort();
-      const replaces = changed.filter((k) => TEMPLATE_RULES.replaceOnChanges.includes(k));
-      const local = changed.filter((k) => !replaces.includes(k));
+      const { replaces, local } = classifyTemplateChanges(olds, news);
       for (const note of settingsOnlyNotes({ replaces, updates: [], restart: false, resumeWait: false, local }))
         ctx.progress.note(`template ${String(news.name)}: ${note}`);
       // Created before the old one is deleted: the new template gets a new id.
-      return diffResultOf({ inputsChanged: changed.length > 0, resumeWait: false, replaces, deleteFirst: false });
+      const inputsChanged = replaces.length + local.length > 0;
+      return diffResultOf({ inputsChanged, resumeWait: false, replaces, deleteFirst: false });
     },
 
     async create(inputs) {
