@@ -1,4 +1,11 @@
-import { EventHub, resolveNetwork, type StreamState, type WorkspaceClient, type WorkspaceEvent } from "../sdk";
+import {
+  EventHub,
+  resolveNetwork,
+  type ActivityRow,
+  type StreamState,
+  type WorkspaceClient,
+  type WorkspaceEvent,
+} from "../sdk";
 import { createContext, type ManagedContext } from "../provider/dynamic/context";
 import { requireConnection } from "../provider/dynamic/service/connection";
 import { requireNetworkSettings } from "../provider/dynamic/service/network";
@@ -74,17 +81,32 @@ function keyOf(kind: string | undefined, id: string): string {
   return kind === "template" ? `template:${id}` : id;
 }
 
+/** Keeps the first row by a key (not the service's own steps) of each workload. */
+function noteGapRow(g: Group, id: string, cause: Cause): void {
+  if (cause.actor && !SERVICE_ACTORS.has(cause.actor) && !g.gapRows.has(id)) g.gapRows.set(id, cause);
+}
+
+/** Who made a change, as its activity row says; `eventId`: the event's, where the row has no id. */
+function causeOf(row: ActivityRow, eventId?: string): Cause {
+  return { actor: row.actor, activityId: row.id === undefined ? eventId : String(row.id), at: row.at };
+}
+
+/** The key of a row's target in its group, when it names one. */
+function targetKey(row: ActivityRow): string | undefined {
+  return row.target?.id === undefined ? undefined : keyOf(row.target.type, row.target.id);
+}
+
+/** The project of a stack's record (`""` before it records anything). */
+function projectOfView(view: StackView | undefined): string {
+  return view?.workloads[0] ? projectOf(view.workloads[0].urn) : "";
+}
+
 /**
  * The drift watch: learns each stack's workloads from its state, holds one event stream per
  * workspace, and on each event that could touch a managed workload compares it (the provider's
  * read and diff) with what the stack recorded. A finding is reported once; while a stack's update
  * holds its lock the comparison waits, and the stack is learnt again when it ends.
  */
-/** Keeps the first row by a key (not the service's own steps) of each workload. */
-function noteGapRow(g: Group, id: string, cause: Cause): void {
-  if (cause.actor && !SERVICE_ACTORS.has(cause.actor) && !g.gapRows.has(id)) g.gapRows.set(id, cause);
-}
-
 export class Watch {
   private readonly hub = new EventHub();
   private readonly stacks = new Map<string, StackEntry>();
@@ -96,6 +118,10 @@ export class Watch {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private learning: Promise<void> = Promise.resolve();
+  /** Stacks whose update the watch waits out before it compares again. */
+  private readonly waitingFor = new Set<string>();
+  /** Findings held for the row that names who made them (`ROW_GRACE_MS`). */
+  private readonly held = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: WatchOptions) {
     this.env = options.env ?? process.env;
@@ -158,15 +184,11 @@ export class Watch {
   }
 
   private async locked(stack: string): Promise<boolean> {
-    const view = this.stacks.get(stack)?.view;
-    const project = view?.workloads[0] ? projectOf(view.workloads[0].urn) : "";
-    return stackLocked(stack, project, this.place(stack));
+    return stackLocked(stack, projectOfView(this.stacks.get(stack)?.view), this.place(stack));
   }
 
   private stamp(stack: string): Promise<string> {
-    const view = this.stacks.get(stack)?.view;
-    const project = view?.workloads[0] ? projectOf(view.workloads[0].urn) : "";
-    return stateStamp(stack, project, this.place(stack));
+    return stateStamp(stack, projectOfView(this.stacks.get(stack)?.view), this.place(stack));
   }
 
   private relearn(): Promise<void> {
@@ -181,8 +203,7 @@ export class Watch {
       // more learning); at the first read, right after it.
       const known = this.stacks.has(name) ? await this.stamp(name).catch(() => "") : undefined;
       const view = await loadStack(name, this.place(name));
-      const project = view.workloads[0] ? projectOf(view.workloads[0].urn) : "";
-      const stamp = known ?? (await stateStamp(name, project, this.place(name)).catch(() => ""));
+      const stamp = known ?? (await stateStamp(name, projectOfView(view), this.place(name)).catch(() => ""));
       const before = this.stacks.get(name);
       if (before?.view.version === view.version) {
         before.stamp = stamp;
@@ -275,16 +296,11 @@ export class Watch {
     // Where the service's rows name their workload, each change comes with one: spec-changed adds nothing.
     if (e.type === "spec-changed") return g.rowsNameTargets ? undefined : this.schedule(g, "*", {});
     if (e.type !== "activity") return;
-    const row = e.data;
-    const cause: Cause = {
-      actor: row.actor,
-      activityId: row.id === undefined ? e.id : String(row.id),
-      at: row.at,
-    };
+    const cause = causeOf(e.data, e.id);
+    const key = targetKey(e.data);
     // A row that names nothing (the spec's rows): any managed workload may have changed.
-    if (row.target?.id === undefined) return this.schedule(g, "*", cause);
+    if (key === undefined) return this.schedule(g, "*", cause);
     g.rowsNameTargets = true;
-    const key = keyOf(row.target.type, row.target.id);
     if (!g.workloads.has(key)) return;
     if (g.catchingUp) noteGapRow(g, key, cause);
     this.schedule(g, key, cause);
@@ -303,20 +319,15 @@ export class Watch {
 
   /**
    * After a `resync` (the service could not replay what the stream missed), or a reconnect before
-   * any event, the rows it missed are asked for once, where the service keeps them, so that a change made and undone meanwhile is
-   * still reported; then everything is compared.
+   * any event, the rows it missed are asked for once, where the service keeps them, so that a
+   * change made and undone meanwhile is still reported; then everything is compared.
    */
   private async catchUp(g: Group, after: string | undefined): Promise<void> {
     if (after !== undefined && g.wasOpen) {
       try {
         for (const row of await g.client().listActivity({ after, limit: 1000 })) {
-          const key = row.target?.id === undefined ? undefined : keyOf(row.target.type, row.target.id);
-          if (key === undefined || !g.workloads.has(key)) continue;
-          noteGapRow(g, key, {
-            actor: row.actor,
-            activityId: row.id === undefined ? undefined : String(row.id),
-            at: row.at,
-          });
+          const key = targetKey(row);
+          if (key !== undefined && g.workloads.has(key)) noteGapRow(g, key, causeOf(row));
         }
       } catch (err) {
         this.options.onStatus?.(
@@ -368,8 +379,7 @@ export class Watch {
       }),
     );
     for (const { w, cause } of changedBack)
-      if (await this.ownUpdateEnded(w.stack)) continue;
-      else this.report(changedBackFinding(w, cause));
+      if (!(await this.recordOutOfDate(w.stack))) this.report(changedBackFinding(w, cause));
   }
 
   /**
@@ -377,7 +387,7 @@ export class Watch {
    * one ended since the record was learnt. Either way the watch learns it once the update has
    * ended and compares everything again, and reports nothing now.
    */
-  private async ownUpdateEnded(stack: string): Promise<boolean> {
+  private async recordOutOfDate(stack: string): Promise<boolean> {
     const entry = this.stacks.get(stack);
     if (!entry) return true;
     // An update of the stack runs: the workspace and the record differ on purpose until it ends.
@@ -404,7 +414,7 @@ export class Watch {
       this.reported.delete(w.urn);
       return "as declared";
     }
-    if (await this.ownUpdateEnded(w.stack)) return "unknown";
+    if (await this.recordOutOfDate(w.stack)) return "unknown";
     if (!this.reported.has(w.urn)) this.reported.set(w.urn, new Set());
     for (const f of findingsOf(diffs, w, cause, new Date())) {
       if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
@@ -433,9 +443,6 @@ export class Watch {
     }, ROW_GRACE_MS);
     this.held.add(timer);
   }
-
-  private waitingFor = new Set<string>();
-  private readonly held = new Set<NodeJS.Timeout>();
 
   /** Waits for the stack's update to end, learns its new record, then compares everything again. */
   private afterUpdate(stack: string): void {
