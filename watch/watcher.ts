@@ -362,24 +362,30 @@ export class Watch {
     this.options.onRead?.(g.workspace, targets.length);
     // A fresh read of the workspace's spec, shared by every workload compared now.
     forgetSpecs();
-    const changedBack: Array<{ w: ManagedWorkload; cause: Cause }> = [];
-    await Promise.all(
+    const compared = await Promise.all(
       targets.map(async (id) => {
         const w = g.workloads.get(id);
-        if (!w) return;
+        if (!w) return undefined;
         const knownDrift = this.reported.has(w.urn);
-        const outcome = await this.compare(
-          w,
-          pending.get(id) ?? (anyCause.actor || anyCause.activityId ? anyCause : {}),
-        );
-        const gapRow = gapRows.get(id);
+        const diffs = await this.compare(w);
+        const cause = pending.get(id) ?? (anyCause.actor || anyCause.activityId ? anyCause : {});
         // A row from the gap, and nothing differs now: a change made and undone while the stream was
         // down (unless it undid a drift already reported).
-        if (outcome === "as declared" && gapRow && !knownDrift) changedBack.push({ w, cause: gapRow });
+        const gapRow = diffs?.length === 0 && !knownDrift ? gapRows.get(id) : undefined;
+        return diffs && (diffs.length > 0 || gapRow) ? { w, diffs, cause, gapRow } : undefined;
       }),
     );
-    for (const { w, cause } of changedBack)
-      if (!(await this.recordOutOfDate(w.stack))) this.report(changedBackFinding(w, cause));
+    const found = compared.filter((c) => c !== undefined);
+    // Asked once per stack, after every read of this comparison: a read that shows an update's
+    // change was made after that update took the stack's lock.
+    const outOfDate = new Set<string>();
+    for (const stack of new Set(found.map((c) => c.w.stack)))
+      if (await this.recordOutOfDate(stack)) outOfDate.add(stack);
+    for (const { w, diffs, cause, gapRow } of found) {
+      if (outOfDate.has(w.stack)) continue;
+      if (gapRow) this.report(changedBackFinding(w, gapRow));
+      else this.reportDiffs(w, diffs, cause);
+    }
   }
 
   /**
@@ -399,22 +405,22 @@ export class Watch {
     return false;
   }
 
-  private async compare(w: ManagedWorkload, cause: Cause): Promise<"as declared" | "differs" | "unknown"> {
+  /** The differences of `w` now; undefined when it could not be read. */
+  private async compare(w: ManagedWorkload): Promise<Difference[] | undefined> {
     const entry = this.stacks.get(w.stack);
-    if (!entry || this.stopped) return "unknown";
-    let diffs;
+    if (!entry || this.stopped) return undefined;
     try {
-      diffs = await compareWorkload(entry.providers[w.kind], w);
+      const diffs = await compareWorkload(entry.providers[w.kind], w);
+      // As declared again: a later drift of it is new.
+      if (diffs.length === 0) this.reported.delete(w.urn);
+      return diffs;
     } catch (err) {
       this.options.onStatus?.(`could not compare ${w.urn}: ${err instanceof Error ? err.message : String(err)}`);
-      return "unknown";
+      return undefined;
     }
-    if (diffs.length === 0) {
-      // As declared again: a later drift of it is new.
-      this.reported.delete(w.urn);
-      return "as declared";
-    }
-    if (await this.recordOutOfDate(w.stack)) return "unknown";
+  }
+
+  private reportDiffs(w: ManagedWorkload, diffs: Difference[], cause: Cause): void {
     if (!this.reported.has(w.urn)) this.reported.set(w.urn, new Set());
     for (const f of findingsOf(diffs, w, cause, new Date())) {
       if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
@@ -423,7 +429,6 @@ export class Watch {
       if (cause.actor === undefined) this.hold(() => this.reportOnce(w, f, diffs));
       else this.reportOnce(w, f, diffs);
     }
-    return "differs";
   }
 
   private reportOnce(w: ManagedWorkload, f: Finding, diffs: Difference[]): void {
