@@ -74,33 +74,42 @@ function backendUrl(where: StackPlace): Promise<string> {
   return url;
 }
 
+/** A file backend's `.pulumi` directory and the stack's name there; undefined on any other backend. */
+async function fileBackendOf(name: string, where: StackPlace): Promise<{ dir: string; stack: string } | undefined> {
+  const backend = await backendUrl(where);
+  if (!backend.startsWith("file://")) return undefined;
+  const root = backend.slice("file://".length).replace(/^~/, (where.env ?? process.env).HOME ?? "~");
+  return { dir: path.join(root, ".pulumi"), stack: name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name };
+}
+
+/** The newest entry of the stack's update history (`pulumi stack history`). */
+async function latestUpdate(name: string, where: StackPlace): Promise<Record<string, unknown> | undefined> {
+  const out = await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where);
+  return (JSON.parse(out) as Array<Record<string, unknown>>)[0];
+}
+
 /**
  * A stamp of the stack's state that changes whenever an update, refresh or import writes it, cheap
  * enough to ask before each report: the checkpoint file's time on a file backend, the latest
  * update of the stack's history elsewhere.
  */
 export async function stateStamp(name: string, project: string, where: StackPlace): Promise<string> {
-  const backend = await backendUrl(where);
-  if (backend.startsWith("file://")) {
-    const stackName = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
-    const root = backend.slice("file://".length).replace(/^~/, (where.env ?? process.env).HOME ?? "~");
-    for (const file of [
-      path.join(root, ".pulumi", "stacks", project, `${stackName}.json`),
-      path.join(root, ".pulumi", "stacks", `${stackName}.json`),
+  const file = await fileBackendOf(name, where);
+  if (file) {
+    for (const checkpoint of [
+      path.join(file.dir, "stacks", project, `${file.stack}.json`),
+      path.join(file.dir, "stacks", `${file.stack}.json`),
     ]) {
       try {
-        return String(fs.statSync(file).mtimeMs);
+        return String(fs.statSync(checkpoint).mtimeMs);
       } catch {
         // not this layout
       }
     }
     return "";
   }
-  const history = JSON.parse(await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where)) as Array<{
-    version?: unknown;
-    endTime?: unknown;
-  }>;
-  return `${String(history[0]?.version)}:${String(history[0]?.endTime)}`;
+  const latest = await latestUpdate(name, where);
+  return `${String(latest?.version)}:${String(latest?.endTime)}`;
 }
 
 /**
@@ -108,27 +117,21 @@ export async function stateStamp(name: string, project: string, where: StackPlac
  * other backends list the running update in the stack's history as in progress.
  */
 export async function stackLocked(name: string, project: string, where: StackPlace): Promise<boolean> {
-  const env = where.env ?? process.env;
-  const backend = await backendUrl(where);
-  if (backend.startsWith("file://")) {
-    const stackName = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
-    const root = backend.slice("file://".length).replace(/^~/, env.HOME ?? "~");
-    for (const dir of [
-      path.join(root, ".pulumi", "locks", "organization", project, stackName),
-      path.join(root, ".pulumi", "locks", stackName),
+  const file = await fileBackendOf(name, where);
+  if (file) {
+    for (const locks of [
+      path.join(file.dir, "locks", "organization", project, file.stack),
+      path.join(file.dir, "locks", file.stack),
     ]) {
       try {
-        if (fs.readdirSync(dir).length > 0) return true;
+        if (fs.readdirSync(locks).length > 0) return true;
       } catch {
         // no lock directory: no update ran here yet
       }
     }
     return false;
   }
-  const history = JSON.parse(await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where)) as Array<{
-    result?: string;
-  }>;
-  return history[0]?.result === "in-progress";
+  return (await latestUpdate(name, where))?.result === "in-progress";
 }
 
 /** The project of a stack's URNs (`urn:pulumi:<stack>::<project>::…`). */
