@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { round, spawnService } from "./common";
+import { median, round, spawnService } from "./common";
 import { pulumiBinDir, streamStackOn } from "./pulumi-up";
 import { s1, type Report } from "./report";
 
@@ -18,8 +18,6 @@ export interface UpdateProfilesResult {
   /** Wall of each round's update, per profile, in the order measured. */
   wallMs: { full: number[]; spec: number[] };
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 export async function runUpdateProfiles(options: {
   pods: number;
