@@ -9,7 +9,14 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { WorkspaceClient, type WorkloadType } from "../../sdk";
 import { password, pulumiBinDir } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
-import { fileProgramStack, runOp, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
+import {
+  fileProgramStack,
+  runOp,
+  sleep,
+  startRestartableService,
+  type RestartableService,
+} from "../reliability/cli-helpers";
+import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
 
 jest.setTimeout(4 * 60_000);
@@ -48,16 +55,8 @@ function startWatch(stack: Stack, args: string[]): Watcher {
   return w;
 }
 
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const until = <T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> =>
+  pollUntil(check, { what, timeoutMs, intervalMs: 50 });
 
 function program(vmCpus: number): string {
   return (
