@@ -64,8 +64,14 @@ export interface Placed {
 
 /**
  * The fleet with live capacity: `free` is capacity minus what the placed VMs take (never below 0).
- * Placement picks the host with the most free memory in scope; it never refuses for lack of room
- * (the local service simulates, it does not schedule).
+ *
+ * Placement (`place`), the rule `docs/placement.md` states: a pinned VM goes to its host. Otherwise,
+ * among the hosts of its scope (its region, or the whole fleet) that have both its CPUs and its
+ * memory free, a VM that is resized or moved stays on its host when that host is one of them;
+ * else it goes to the one it fills best: the fewest CPUs left after it, then the least memory,
+ * then the first in the fleet's order: filling hosts tightly keeps whole hosts free for big VMs
+ * that come later. When no host has room, `refuseWithoutRoom` refuses the VM (409, `noRoom`); without it, the
+ * VM goes to the host with the most CPUs free (then memory), overcommitting it.
  */
 export class Fleet {
   constructor(private readonly config: FleetConfig) {}
@@ -86,18 +92,32 @@ export class Fleet {
     return [];
   }
 
-  place(placement: { region?: string; host?: string } | undefined, placed: Iterable<Placed>): string | undefined {
+  /**
+   * The host for a VM of `demand` (see the class's doc), `placed` being every other placed VM;
+   * `current`: its host now, when it is resized or moved.
+   */
+  place(
+    placement: { region?: string; host?: string } | undefined,
+    demand: Omit<Placed, "host">,
+    placed: Iterable<Placed>,
+    current?: string,
+  ): string | undefined {
     if (placement?.host !== undefined) return placement.host;
-    const scope =
-      placement?.region !== undefined
-        ? (this.config.regions.find((r) => r.name === placement.region)?.hosts ?? [])
-        : this.allHosts();
+    const want = figuresOf(demand);
     const free = this.freeByHost(placed);
-    let best: string | undefined;
-    for (const h of scope) {
-      if (best === undefined || free.get(h.name)!.memory > free.get(best)!.memory) best = h.name;
-    }
-    return best;
+    const left = (h: FleetHostConfig) => {
+      const f = free.get(h.name)!;
+      return { cpus: f.cpus - want.cpus, memory: f.memory - want.memory };
+    };
+    const scope = this.scopeOf(placement);
+    const roomy = scope.filter((h) => left(h).cpus >= 0 && left(h).memory >= 0);
+    if (current !== undefined && roomy.some((h) => h.name === current)) return current;
+    const best = (a: FleetHostConfig, b: FleetHostConfig): FleetHostConfig =>
+      left(b).cpus < left(a).cpus || (left(b).cpus === left(a).cpus && left(b).memory < left(a).memory) ? b : a;
+    if (roomy.length > 0) return roomy.reduce(best).name;
+    const most = (a: FleetHostConfig, b: FleetHostConfig): FleetHostConfig =>
+      left(b).cpus > left(a).cpus || (left(b).cpus === left(a).cpus && left(b).memory > left(a).memory) ? b : a;
+    return scope.length > 0 ? scope.reduce(most).name : undefined;
   }
 
   /**
@@ -109,14 +129,8 @@ export class Fleet {
     demand: Omit<Placed, "host">,
     placed: Iterable<Placed>,
   ): string | undefined {
-    const scope =
-      placement?.host !== undefined
-        ? this.allHosts().filter((h) => h.name === placement.host)
-        : placement?.region !== undefined
-          ? (this.config.regions.find((r) => r.name === placement.region)?.hosts ?? [])
-          : this.allHosts();
-    const cpus = demand.cpus ?? DEFAULT_VM_CPUS;
-    const memory = (demand.memory !== undefined ? parseMemoryMi(demand.memory) : undefined) ?? DEFAULT_VM_MEMORY_MI;
+    const scope = this.scopeOf(placement);
+    const { cpus, memory } = figuresOf(demand);
     const free = this.freeByHost(placed);
     if (scope.some((h) => free.get(h.name)!.cpus >= cpus && free.get(h.name)!.memory >= memory)) return undefined;
     const where = placement?.host ?? placement?.region ?? "the fleet";
@@ -124,7 +138,7 @@ export class Fleet {
       const f = free.get(h.name)!;
       return `${h.name} ${Math.max(0, f.cpus)} CPUs/${formatMemoryMi(Math.max(0, f.memory))}`;
     });
-    return `no host of ${where} has room for ${cpus} CPUs and ${formatMemoryMi(memory)} now (free: ${frees.join(", ")})`;
+    return `no host of ${where} has room for ${cpus} CPUs and ${formatMemoryMi(memory)} now (free: ${frees.join(", ")}): each host must have both the CPUs and the memory`;
   }
 
   describe(placed: Iterable<Placed>): { regions: Array<{ name: string; hosts: unknown[] }> } {
@@ -144,6 +158,14 @@ export class Fleet {
     };
   }
 
+  /** The hosts a VM of `placement` may go to: its pinned host, its region's, or the whole fleet's. */
+  private scopeOf(placement: { region?: string; host?: string } | undefined): FleetHostConfig[] {
+    if (placement?.host !== undefined) return this.allHosts().filter((h) => h.name === placement.host);
+    if (placement?.region !== undefined)
+      return [...(this.config.regions.find((r) => r.name === placement.region)?.hosts ?? [])];
+    return this.allHosts();
+  }
+
   private allHosts(): FleetHostConfig[] {
     return this.config.regions.flatMap((r) => r.hosts);
   }
@@ -155,9 +177,18 @@ export class Fleet {
     for (const p of placed) {
       const f = free.get(p.host);
       if (!f) continue;
-      f.cpus -= p.cpus ?? DEFAULT_VM_CPUS;
-      f.memory -= (p.memory !== undefined ? parseMemoryMi(p.memory) : undefined) ?? DEFAULT_VM_MEMORY_MI;
+      const taken = figuresOf(p);
+      f.cpus -= taken.cpus;
+      f.memory -= taken.memory;
     }
     return free;
   }
+}
+
+/** What a VM takes from its host: its figures, or the defaults for those its body leaves out. */
+function figuresOf(vm: Omit<Placed, "host">): { cpus: number; memory: number } {
+  return {
+    cpus: vm.cpus ?? DEFAULT_VM_CPUS,
+    memory: (vm.memory !== undefined ? parseMemoryMi(vm.memory) : undefined) ?? DEFAULT_VM_MEMORY_MI,
+  };
 }

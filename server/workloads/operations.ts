@@ -96,9 +96,11 @@ export function upsertWorkload(
     restartCount: 0,
   };
   const daemonBefore = daemonEnabled(existing?.spec);
-  const placementChanged = JSON.stringify(existing?.spec.placement) !== JSON.stringify(spec.placement);
-  if (isVmType(type) && (!existing || placementChanged)) {
-    w.host = ctx.store.fleet.place(spec.placement as { region?: string; host?: string }, ctx.store.placedVms(existing));
+  // A new VM is placed; a resized or moved one is placed again, its own room counted free (server/fleet.ts).
+  if (isVmType(type) && growsOrMoves(existing?.spec, spec)) {
+    const placement = spec.placement as { region?: string; host?: string } | undefined;
+    const demand = { cpus: spec.cpus as number | undefined, memory: spec.memory as string | undefined };
+    w.host = ctx.store.fleet.place(placement, demand, ctx.store.placedVms(existing), existing?.host);
   }
   w.spec = spec;
   w.generation++;
@@ -189,7 +191,7 @@ export function tenantSpec(ws: WorkspaceState): {
   };
 }
 
-/** A new VM, or one whose size or placement changes: what `refuseWithoutRoom` checks. */
+/** A new VM, or one whose size or placement changes: what is placed (again), and what `refuseWithoutRoom` checks. */
 function growsOrMoves(before: Record<string, unknown> | undefined, after: Record<string, unknown>): boolean {
   if (before === undefined) return true;
   return ["cpus", "memory", "placement"].some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));

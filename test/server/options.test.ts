@@ -84,11 +84,15 @@ describe("Fleet", () => {
     expect(formatMemoryMi(4096)).toBe("4Gi");
   });
 
-  it("should place on the pinned host, else the host with most free memory in scope", () => {
-    expect(fleet.place({ host: "a" }, [])).toBe("a");
-    expect(fleet.place(undefined, [])).toBe("b");
-    expect(fleet.place({ region: "r2" }, [])).toBe("c");
-    expect(fleet.place({ region: "r1" }, [{ host: "b", memory: "12Gi" }])).toBe("a");
+  it("should place on the pinned host, else on the host of its scope with room that it fills best", () => {
+    expect(fleet.place({ host: "a" }, {}, [])).toBe("a");
+    // Each host keeps 2 CPUs: c keeps the least memory.
+    expect(fleet.place(undefined, { cpus: 2, memory: "4Gi" }, [])).toBe("c");
+    expect(fleet.place({ region: "r2" }, {}, [])).toBe("c");
+    expect(fleet.place({ region: "r1" }, { cpus: 1, memory: "1Gi" }, [{ host: "a", cpus: 3 }])).toBe("a");
+    // A resized VM stays on its host while that host has room.
+    expect(fleet.place({ region: "r1" }, { cpus: 2, memory: "2Gi" }, [], "b")).toBe("b");
+    expect(fleet.place({ region: "r1" }, { cpus: 2, memory: "2Gi" }, [{ host: "b", cpus: 3 }], "b")).toBe("a");
   });
 
   it("should name placement.region and placement.host when unknown", () => {
