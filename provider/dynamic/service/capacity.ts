@@ -1,90 +1,214 @@
 import { formatMemoryMi, parseMemoryMi, type FleetHosts } from "../../../sdk";
 import { failureAt, type Failure } from "../inputs/failures";
+import { fitTogether, placePlan, type Figures, type Fit, type HostRoom, type PlanVm } from "./placement";
 
 type Host = FleetHosts["regions"][number]["hosts"][number];
-interface Figures {
-  cpus: number;
-  memoryMi: number;
-}
 
 /** `4Gi` → 4096 (MiB); undefined for anything else. */
 const mi = (quantity: unknown): number | undefined =>
   typeof quantity === "string" ? parseMemoryMi(quantity) : undefined;
 
-const shown = (f: Figures): string => `${f.cpus} CPUs and ${formatMemoryMi(f.memoryMi)}`;
+/**
+ * What a VM declares: only its own figures count (`cpus`, `memory`); a default is the service's,
+ * not ours to guess.
+ */
+export const declaredFigures = (vm: { cpus?: unknown; memory?: unknown }): Figures => ({
+  cpus: typeof vm.cpus === "number" ? vm.cpus : 0,
+  memoryMi: mi(vm.memory) ?? 0,
+});
 
-/** The hosts a VM of `placement` may go to, and how messages name them. */
-function scopeOf(fleet: FleetHosts, placement: unknown): { key: string; where: string; hosts: Host[] } {
+export const shown = (f: Figures): string => `${f.cpus} CPUs and ${formatMemoryMi(f.memoryMi)}`;
+
+/** The hosts a VM of `placement` may go to, and how messages name them. A pinned host is in its region and the fleet too. */
+export function scopeOf(fleet: FleetHosts, placement: unknown): { where: string; hosts: Host[] } {
   const { region, host } = (typeof placement === "object" && placement !== null ? placement : {}) as {
     region?: unknown;
     host?: unknown;
   };
   const all = fleet.regions.flatMap((r) => r.hosts);
-  if (typeof host === "string")
-    return { key: `host ${host}`, where: `host ${host}`, hosts: all.filter((h) => h.name === host) };
+  if (typeof host === "string") return { where: `host ${host}`, hosts: all.filter((h) => h.name === host) };
   if (typeof region === "string")
-    return {
-      key: `region ${region}`,
-      where: `region ${region}`,
-      hosts: fleet.regions.find((r) => r.name === region)?.hosts ?? [],
-    };
-  return { key: "fleet", where: "the fleet (automatic placement)", hosts: all };
+    return { where: `region ${region}`, hosts: fleet.regions.find((r) => r.name === region)?.hosts ?? [] };
+  return { where: "the fleet (automatic placement)", hosts: all };
 }
 
-const figuresOf = (r: { cpus: number; memory: string }): Figures => ({ cpus: r.cpus, memoryMi: mi(r.memory) ?? 0 });
+/** The fleet's hosts as the placement rule takes them. */
+export const roomsOf = (fleet: FleetHosts): HostRoom[] =>
+  fleet.regions.flatMap((r) =>
+    r.hosts.map((h) => ({ name: h.name, capacity: declaredFigures(h.capacity), free: declaredFigures(h.free) })),
+  );
+
+/** `us-east-1 16 CPUs and 64Gi, us-east-2 0 CPUs and 0Mi`: what each host of a scope has free. */
+export const freeFigures = (hosts: readonly Host[]): string =>
+  hosts.map((h) => `${h.name} ${shown(declaredFigures(h.free))}`).join(", ");
+
+/** A VM as the plan keeps it: its placement, its figures, and its old self's when it gives room back first. */
+export interface PlannedVm {
+  /** `vm-ubuntu big`. */
+  name: string;
+  placement: unknown;
+  demand: Figures;
+  /** Its old self, when its room is given back before it is placed (a delete first, a resize). */
+  old?: { placement: unknown; figures: Figures };
+}
+
+/** The VM as the rule takes it, its scopes read in `fleet`. */
+export function planVmOf(fleet: FleetHosts, key: string, vm: PlannedVm): PlanVm {
+  return {
+    key,
+    demand: vm.demand,
+    hosts: scopeOf(fleet, vm.placement).hosts.map((h) => h.name),
+    frees: vm.old && { figures: vm.old.figures, hosts: scopeOf(fleet, vm.old.placement).hosts.map((h) => h.name) },
+  };
+}
+
+/** The plan of one service's fleet: its one read, and the VMs in the order `check` saw them. */
+class FleetPlan {
+  readonly vms = new Map<string, PlannedVm>();
+  private verdict: { accepted: PlanVm[]; unplaced: Map<string, Fit> } | undefined;
+
+  constructor(readonly fleet: FleetHosts) {}
+
+  /** Adds or replaces the VM of `key` (checked twice, it counts once); its verdict, undefined when it is placed. */
+  put(key: string, vm: PlannedVm): Fit | undefined {
+    const known = this.vms.has(key);
+    const same = known && JSON.stringify(this.vms.get(key)) === JSON.stringify(vm);
+    this.vms.set(key, vm);
+    if (same && this.verdict) return this.verdict.unplaced.get(key);
+    if (known || !this.verdict) return this.replan().get(key);
+    // A VM more at the end of the plan: one search, with the VMs placed before it.
+    const planned = planVmOf(this.fleet, key, vm);
+    const fit = fitTogether(roomsOf(this.fleet), [...this.verdict.accepted, planned]);
+    if (fit.fits) this.verdict.accepted.push(planned);
+    else this.verdict.unplaced.set(key, fit);
+    return fit.fits ? undefined : fit;
+  }
+
+  remove(key: string): void {
+    if (this.vms.delete(key)) this.verdict = undefined;
+  }
+
+  /** The VMs before `key` in the plan that are placed and share a host with it. */
+  placedBefore(key: string): string[] {
+    const mine = new Set(scopeOf(this.fleet, this.vms.get(key)?.placement).hosts.map((h) => h.name));
+    const accepted = new Map((this.verdict?.accepted ?? []).map((p) => [p.key, p]));
+    const out: string[] = [];
+    for (const [k, vm] of this.vms) {
+      if (k === key) break;
+      if (accepted.get(k)?.hosts.some((h) => mine.has(h))) out.push(vm.name);
+    }
+    return out;
+  }
+
+  private replan(): Map<string, Fit> {
+    const plan = [...this.vms].map(([key, vm]) => planVmOf(this.fleet, key, vm));
+    const { unplaced } = placePlan(roomsOf(this.fleet), plan);
+    this.verdict = { accepted: plan.filter((p) => !unplaced.has(p.key)), unplaced };
+    return unplaced;
+  }
+}
+
+/** How `check` saw the VM: new, checked with its state (an update, or the first check of a replacement), or replacing its old self. */
+export type CheckedAs = "new" | "with-state" | "replacing";
 
 /**
- * The plan's demand on the fleet, added up as `check` sees each VM of the deployment: one per
- * provider process, which serves one deployment. Only the figures a VM declares count (`cpus`,
- * `memory`): a default is the service's, not ours to guess.
+ * The deployment's new and grown VMs, placed on the fleet as `check` sees each one: one plan per
+ * service (by base URL), from the one fleet read of the deployment (the provider process serves
+ * one deployment). See placement.ts for the rule.
  */
 export class CapacityPlan {
-  private readonly planned = new Map<string, Figures>();
+  private readonly plans = new Map<string, FleetPlan>();
+  /** By resource: the VM as its state holds it, for the check without state of its replacement. */
+  private readonly olds = new Map<string, { placement: unknown; figures: Figures }>();
+  /** By resource: the plan that holds it, for the delete of its replacement. */
+  private readonly planOf = new Map<string, FleetPlan>();
+  /** By resource: the last warning said on its row (a VM checked twice says it once). */
+  private readonly said = new Map<string, string>();
 
   /**
-   * For a new VM (`before` undefined) or one that grows: a failure when no host of its scope could
-   * ever hold it (more than a host's whole capacity), a warning when the plan's VMs of that scope
-   * need more than it has free now. `vm` names it (`vm-ubuntu big`).
+   * A failure when no host of the VM's scope could ever hold it; a warning when it cannot be
+   * placed with the plan's VMs before it. `key` names the resource (its URN); `before` is its
+   * state's inputs when `as` is "with-state". `serviceKey` is the service's base URL.
    */
   check(
+    serviceKey: string,
     fleet: FleetHosts,
-    vm: string,
-    placement: unknown,
-    after: { cpus?: unknown; memory?: unknown },
-    before?: { cpus?: unknown; memory?: unknown },
+    key: string,
+    name: string,
+    as: CheckedAs,
+    after: { cpus?: unknown; memory?: unknown; placement?: unknown },
+    before?: { cpus?: unknown; memory?: unknown; placement?: unknown },
   ): { failure?: Failure; warning?: string } {
-    const wanted = { cpus: typeof after.cpus === "number" ? after.cpus : 0, memoryMi: mi(after.memory) ?? 0 };
-    const had = { cpus: typeof before?.cpus === "number" ? before.cpus : 0, memoryMi: mi(before?.memory) ?? 0 };
-    const growth = { cpus: Math.max(0, wanted.cpus - had.cpus), memoryMi: Math.max(0, wanted.memoryMi - had.memoryMi) };
-    if (growth.cpus === 0 && growth.memoryMi === 0) return {};
-    const scope = scopeOf(fleet, placement);
-    if (scope.hosts.length === 0) return {}; // an unknown region or host: the placement check says so
-    const fits = (h: Host): boolean =>
-      h.capacity.cpus >= wanted.cpus && (mi(h.capacity.memory) ?? 0) >= wanted.memoryMi;
-    if (!scope.hosts.some(fits)) {
-      const largest = [...scope.hosts].sort(
-        (a, b) => b.capacity.cpus - a.capacity.cpus || (mi(b.capacity.memory) ?? 0) - (mi(a.capacity.memory) ?? 0),
-      )[0];
-      const field = largest.capacity.cpus < wanted.cpus ? "cpus" : "memory";
-      return {
-        failure: failureAt(
-          [field],
-          `${vm} needs ${shown(wanted)}, more than any host of ${scope.where} holds: the largest, ${largest.name}, has ${shown(figuresOf(largest.capacity))} in all (GET /v1/fleet/hosts). Make it smaller, or place it where a larger host is`,
-        ),
-      };
+    const plan = this.plans.get(serviceKey) ?? new FleetPlan(fleet);
+    this.plans.set(serviceKey, plan);
+    const demand = declaredFigures(after);
+    if (as === "with-state" && before)
+      this.olds.set(key, { placement: before.placement, figures: declaredFigures(before) });
+    const old = as === "new" ? undefined : this.olds.get(key);
+    if (as === "with-state" && old && !growsOrMoves(old, demand, after.placement)) {
+      plan.remove(key);
+      return {};
     }
-    const sum = this.planned.get(scope.key) ?? { cpus: 0, memoryMi: 0 };
-    const total = { cpus: sum.cpus + growth.cpus, memoryMi: sum.memoryMi + growth.memoryMi };
-    this.planned.set(scope.key, total);
-    const free = scope.hosts
-      .map((h) => figuresOf(h.free))
-      .reduce((a, b) => ({ cpus: a.cpus + b.cpus, memoryMi: a.memoryMi + b.memoryMi }), { cpus: 0, memoryMi: 0 });
-    if (total.cpus <= free.cpus && total.memoryMi <= free.memoryMi) return {};
-    return {
-      warning:
-        `warning: ${vm}: the plan's new and grown VMs in ${scope.where} need ${shown(total)} so far, ` +
-        `more than its hosts have free now (${shown(free)}, GET /v1/fleet/hosts): the service may refuse ` +
-        `this VM or leave it pending, unless capacity is freed before \`pulumi up\``,
-    };
+    const scope = scopeOf(plan.fleet, after.placement);
+    if (scope.hosts.length === 0) return {}; // an unknown region or host: the placement check says so
+    const never = neverFits(name, demand, scope);
+    if (never) return { failure: never };
+    // A replacement deletes first (every workload class sets deleteBeforeReplace); a resize is one step.
+    const vm: PlannedVm = { name, placement: after.placement, demand, old };
+    this.planOf.set(key, plan);
+    const fit = plan.put(key, vm);
+    if (!fit) return {};
+    const warning = unplacedWarning(vm, fit, scope, plan.placedBefore(key));
+    if (this.said.get(key) === warning) return {};
+    this.said.set(key, warning);
+    return { warning };
   }
+
+  /** The VM the resource `key` is planned to be (by its last check), with the fleet its plan read. */
+  plannedFor(key: string): { vm: PlannedVm; fleet: FleetHosts } | undefined {
+    const plan = this.planOf.get(key);
+    const vm = plan?.vms.get(key);
+    return plan && vm ? { vm, fleet: plan.fleet } : undefined;
+  }
+}
+
+function growsOrMoves(old: { placement: unknown; figures: Figures }, demand: Figures, placement: unknown): boolean {
+  return (
+    demand.cpus > old.figures.cpus ||
+    demand.memoryMi > old.figures.memoryMi ||
+    JSON.stringify(placement ?? null) !== JSON.stringify(old.placement ?? null)
+  );
+}
+
+/** The failure of a VM more than any host of its scope holds in all. */
+function neverFits(name: string, demand: Figures, scope: { where: string; hosts: Host[] }): Failure | undefined {
+  const whole = (h: Host): Figures => declaredFigures(h.capacity);
+  if (scope.hosts.some((h) => demand.cpus <= whole(h).cpus && demand.memoryMi <= whole(h).memoryMi)) return undefined;
+  const largest = [...scope.hosts].sort(
+    (a, b) => whole(b).cpus - whole(a).cpus || whole(b).memoryMi - whole(a).memoryMi,
+  )[0];
+  const field = whole(largest).cpus < demand.cpus ? "cpus" : "memory";
+  return failureAt(
+    [field],
+    `${name} needs ${shown(demand)}, more than any host of ${scope.where} holds: the largest, ${largest.name}, has ${shown(whole(largest))} in all (GET /v1/fleet/hosts). Make it smaller, or place it where a larger host is`,
+  );
+}
+
+/** The warning on the row of a VM the plan cannot place. */
+function unplacedWarning(vm: PlannedVm, fit: Fit, scope: { where: string; hosts: Host[] }, before: string[]): string {
+  const others =
+    before.length === 0
+      ? ""
+      : ` once the plan's ${before.length > 5 ? `${before.slice(0, 5).join(", ")} and ${before.length - 5} more VMs` : before.join(", ")} ${before.length === 1 ? "is" : "are"} placed`;
+  const given = vm.old ? `, its old self's ${shown(vm.old.figures)} given back first` : "";
+  const why = fit.dependsOnOldHost
+    ? `it fits only if the service holds its old self on the right host, and the service does not say which host that is`
+    : fit.heuristic
+      ? `no host of ${scope.where} has room for it${others} (decided by first-fit decreasing, a heuristic: the plan has more VMs sharing these hosts than the exact search takes, so an assignment may exist)`
+      : `no host of ${scope.where} has room for it${others}`;
+  return (
+    `warning: ${vm.name} (${shown(vm.demand)}) cannot be placed: ${why}. Free now: ${freeFigures(scope.hosts)}${given} ` +
+    `(GET /v1/fleet/hosts, each host must have both the CPUs and the memory). The service may refuse this VM or leave it ` +
+    `pending, unless capacity is freed before \`pulumi up\``
+  );
 }

@@ -64,7 +64,7 @@ export async function checkAgainstService(
 
 /**
  * A new or grown VM against the fleet (read once per deployment): a failure when no host of its
- * scope could ever hold it, a warning on its row when the plan needs more than the scope has free.
+ * scope could ever hold it, a warning on its row when the plan cannot place it (service/capacity.ts).
  */
 async function checkCapacity(
   ctx: ProviderContext,
@@ -86,8 +86,10 @@ async function checkCapacity(
   const fleet = await ctx.preflight.fleet(client, conn).catch(() => undefined);
   if (fleet === undefined) return [];
   const vm = `${type} ${String(inputs.workloadId)}`;
-  const before = isNew ? undefined : olds;
-  const { failure, warning } = ctx.capacity.check(fleet, vm, inputs.placement, inputs, before);
+  // A replacement is checked twice: with its state, then without it as the VM that replaces it.
+  const as = olds.workloadId !== undefined ? "with-state" : isNew ? "new" : "replacing";
+  const key = urn ?? `${conn.workspace}/${String(inputs.workloadId)}`;
+  const { failure, warning } = ctx.capacity.check(conn.baseUrl, fleet, key, vm, as, inputs, olds);
   if (warning) ctx.progress.note(warning, urn);
   return failure ? [failure] : [];
 }
