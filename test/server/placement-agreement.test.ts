@@ -76,6 +76,7 @@ function previewLeavesOut(config: FleetConfig, running: Vm[], plan: PlanEntry[])
     const old = running.find((r) => r.key === vm.replaces);
     return planVmOf(shown, vm.key, {
       name: vm.key,
+      workloadId: vm.key,
       placement: vm.placement,
       demand: figures(vm),
       old: old && { placement: old.placement, figures: figures(old) },

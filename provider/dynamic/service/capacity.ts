@@ -46,6 +46,8 @@ export const freeFigures = (hosts: readonly Host[]): string =>
 export interface PlannedVm {
   /** `vm-ubuntu big`. */
   name: string;
+  /** Its workload id. */
+  workloadId: string;
   placement: unknown;
   demand: Figures;
   /** Its old self, when its room is given back before it is placed (a delete first, a resize). */
@@ -121,7 +123,7 @@ export class CapacityPlan {
   /** By resource: the VM as its state holds it, for the check without state of its replacement. */
   private readonly olds = new Map<string, { placement: unknown; figures: Figures }>();
   /** By resource: the plan that holds it, for the delete of its replacement. */
-  private readonly planOf = new Map<string, FleetPlan>();
+  private readonly planOf = new Map<string, { plan: FleetPlan; serviceKey: string }>();
   /** By resource: the last warning said on its row (a VM checked twice says it once). */
   private readonly said = new Map<string, string>();
 
@@ -136,7 +138,7 @@ export class CapacityPlan {
     key: string,
     name: string,
     as: CheckedAs,
-    after: { cpus?: unknown; memory?: unknown; placement?: unknown },
+    after: { workloadId?: unknown; cpus?: unknown; memory?: unknown; placement?: unknown },
     before?: { cpus?: unknown; memory?: unknown; placement?: unknown },
   ): { failure?: Failure; warning?: string } {
     const plan = this.plans.get(serviceKey) ?? new FleetPlan(fleet);
@@ -154,8 +156,8 @@ export class CapacityPlan {
     const never = neverFits(name, demand, scope);
     if (never) return { failure: never };
     // A replacement deletes first (every workload class sets deleteBeforeReplace); a resize is one step.
-    const vm: PlannedVm = { name, placement: after.placement, demand, old };
-    this.planOf.set(key, plan);
+    const vm: PlannedVm = { name, workloadId: String(after.workloadId), placement: after.placement, demand, old };
+    this.planOf.set(key, { plan, serviceKey });
     const fit = plan.put(key, vm);
     if (!fit) return {};
     const warning = unplacedWarning(vm, fit, scope, plan.placedBefore(key));
@@ -164,11 +166,11 @@ export class CapacityPlan {
     return { warning };
   }
 
-  /** The VM the resource `key` is planned to be (by its last check), with the fleet its plan read. */
-  plannedFor(key: string): { vm: PlannedVm; fleet: FleetHosts } | undefined {
+  /** The VM the resource `key` is planned to be (by its last check), and the service (base URL) it goes to. */
+  plannedFor(key: string): { vm: PlannedVm; serviceKey: string } | undefined {
     const plan = this.planOf.get(key);
-    const vm = plan?.vms.get(key);
-    return plan && vm ? { vm, fleet: plan.fleet } : undefined;
+    const vm = plan?.plan.vms.get(key);
+    return plan && vm ? { vm, serviceKey: plan.serviceKey } : undefined;
   }
 }
 

@@ -25,6 +25,7 @@ import { declaredTwice, describeUrn, recordHeld } from "../ownership/declaration
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
+import { refuseReplacementWithoutRoom } from "./replacement-room";
 import type { ProviderImpl } from "../types";
 import { awaitWorkload } from "./wait";
 import { requestBodyOf } from "./body";
@@ -254,6 +255,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
+        await refuseReplacementWithoutRoom(ctx, conn, id, props);
         // Said beside the delete, not before it: the first one of a process asks the CLI.
         const noted = recordedSettingsNote(
           "delete",

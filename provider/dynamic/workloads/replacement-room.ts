@@ -1,0 +1,63 @@
+import { HttpError, type FleetHosts, type WorkspaceClient } from "../../../sdk";
+import type { ProviderContext } from "../context";
+import { declaredFigures, freeFigures, planVmOf, roomsOf, scopeOf, shown } from "../service/capacity";
+import type { Connection } from "../service/connection";
+import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
+import { fitTogether } from "../service/placement";
+import { parseId } from "../inputs/ids";
+import type { Props } from "../inputs/props";
+
+/**
+ * Throws before a VM is deleted as the first half of a replacement (every workload replacement
+ * deletes first) when the VM that replaces it could not be placed once it is gone: deleting it
+ * would leave neither. The fleet is read again here, not taken from the deployment's first read:
+ * the run may have placed other VMs since. The old VM's room is given back on whichever host may
+ * hold it (the service does not say which); the replacement must fit for every one of them.
+ * `resourceId` and `stored` are the deleted resource's; a resource this run did not check (a
+ * removal, `pulumi destroy`) is deleted as asked.
+ */
+export async function refuseReplacementWithoutRoom(
+  ctx: ProviderContext,
+  conn: Connection,
+  resourceId: string,
+  stored: Props,
+): Promise<void> {
+  if (typeof stored.type !== "string" || !stored.type.startsWith("vm-")) return;
+  const workloadId = parseId(resourceId, "workload").id;
+  const urn = ctx.deleteUrns.urnOf(resourceId) ?? ctx.declarations.urnOf(conn.baseUrl, conn.workspace, workloadId);
+  const planned = urn === undefined ? undefined : ctx.capacity.plannedFor(urn);
+  // Its replacement goes to another service: this delete gives nothing back there.
+  if (urn === undefined || planned === undefined || planned.serviceKey !== conn.baseUrl) return;
+  const client = ctx.client(conn);
+  // Under another id, the replacement may have been created first (`deleteBeforeReplace: false`): it has its host.
+  const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
+  if (planned.vm.workloadId !== workloadId && (await client.findStatus(planned.vm.workloadId, call)) !== undefined)
+    return;
+  const fleet = await freshFleet(client, call);
+  if (fleet === undefined) return;
+  const old = { placement: stored.placement, figures: declaredFigures(stored) };
+  const vm = { ...planned.vm, old };
+  const fit = fitTogether(roomsOf(fleet), [planVmOf(fleet, urn, vm)]);
+  if (fit.fits) return;
+  const scope = scopeOf(fleet, vm.placement);
+  const why = fit.dependsOnOldHost
+    ? "it would fit only if this VM is on the right host, and the service does not say which host holds it"
+    : `no host of ${scope.where} would have room for it`;
+  throw new Error(
+    `${stored.type} ${workloadId} was not deleted: its replacement, ${vm.name}, needs ${shown(vm.demand)} in ${scope.where}, and ${why} once this VM is gone. ` +
+      `Free now: ${freeFigures(scope.hosts)}; this VM gives back ${shown(old.figures)} on its host (GET /v1/fleet/hosts; ` +
+      `a host must have both the CPUs and the memory). Nothing was deleted. Free capacity there, keep the VM's size, ` +
+      `or place it where a host has room; then run \`pulumi up\` again`,
+  );
+}
+
+/** The fleet now; undefined when the service has no fleet endpoint. */
+async function freshFleet(
+  client: WorkspaceClient,
+  call: { deadline: number; signal: AbortSignal },
+): Promise<FleetHosts | undefined> {
+  return client.getFleetHosts(call).catch((err: unknown) => {
+    if (err instanceof HttpError && (err.status === 404 || err.status === 501)) return undefined;
+    throw err;
+  });
+}
