@@ -26,6 +26,8 @@ Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly
   --transitions MODE        visible|instant|in-place: how updates and restarts show (default visible)
   --in-place-delay-ms MS    with --transitions in-place, when an update applies (default 1000)
   --refuse-without-room     refuse (409) a new or grown VM no host of its scope has room for now
+                            (a VM goes to a host of its scope with both its CPUs and memory free, the
+                            one it fills best; docs/placement.md)
   --quiet                   no per-request log lines
   --help                    this text`;
 
