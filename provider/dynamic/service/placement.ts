@@ -165,10 +165,11 @@ function packs(
       (a, b) =>
         b.demand.cpus - a.demand.cpus || b.demand.memoryMi - a.demand.memoryMi || a.allowed.length - b.allowed.length,
     );
+    // An assignment first-fit decreasing finds is a proof; only its failures need the search.
+    if (firstFitDecreasing(group, free)) continue;
     const exact = group.length <= limits.maxExact ? searchAssignment(group, free, limits.maxNodes) : undefined;
-    if (exact === true) continue;
-    if (exact === false) return { fits: false, heuristic: false };
-    if (!firstFitDecreasing(group, free)) return { fits: false, heuristic: true };
+    if (exact === undefined) return { fits: false, heuristic: true };
+    if (!exact) return { fits: false, heuristic: false };
   }
   return { fits: true, heuristic: false };
 }
