@@ -129,8 +129,9 @@ export class CapacityPlan {
 
   /**
    * A failure when no host of the VM's scope could ever hold it; a warning when it cannot be
-   * placed with the plan's VMs before it. `key` names the resource (its URN); `before` is its
-   * state's inputs when `as` is "with-state". `serviceKey` is the service's base URL.
+   * placed with the plan's VMs before it. `key` names the resource (its URN); `before` is the VM
+   * it was: its state's inputs ("with-state"), or the live VM that a replacement checked only
+   * without its state replaces. `serviceKey` is the service's base URL.
    */
   check(
     serviceKey: string,
@@ -144,7 +145,7 @@ export class CapacityPlan {
     const plan = this.plans.get(serviceKey) ?? new FleetPlan(fleet);
     this.plans.set(serviceKey, plan);
     const demand = declaredFigures(after);
-    if (as === "with-state" && before)
+    if (before && (as === "with-state" || !this.olds.has(key)))
       this.olds.set(key, { placement: before.placement, figures: declaredFigures(before) });
     const old = as === "new" ? undefined : this.olds.get(key);
     if (as === "with-state" && old && !growsOrMoves(old, demand, after.placement)) {
@@ -164,6 +165,11 @@ export class CapacityPlan {
     if (this.said.get(key) === warning) return {};
     this.said.set(key, warning);
     return { warning };
+  }
+
+  /** Whether a check with its state told the VM the resource `key` replaces. */
+  knowsOld(key: string): boolean {
+    return this.olds.has(key);
   }
 
   /** The VM the resource `key` is planned to be (by its last check), and the service (base URL) it goes to. */

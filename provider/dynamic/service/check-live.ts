@@ -8,6 +8,7 @@ import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import type { Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { statusIfTaken } from "./taken-id";
+import { sharedSpec } from "./shared-spec";
 
 /**
  * The client of the connection `r` makes (the settings as `check` resolved them), once the service
@@ -89,7 +90,21 @@ async function checkCapacity(
   // A replacement is checked twice: with its state, then without it as the VM that replaces it.
   const as = olds.workloadId !== undefined ? "with-state" : isNew ? "new" : "replacing";
   const key = urn ?? `${conn.workspace}/${String(inputs.workloadId)}`;
-  const { failure, warning } = ctx.capacity.check(conn.baseUrl, fleet, key, vm, as, inputs, olds);
+  // `--replace` and `replaceWith` check it only without its state: the VM it replaces is the live one.
+  const before =
+    as === "with-state"
+      ? olds
+      : as === "replacing" && !ctx.capacity.knowsOld(key)
+        ? await liveVm(ctx, client, inputs)
+        : undefined;
+  const { failure, warning } = ctx.capacity.check(conn.baseUrl, fleet, key, vm, as, inputs, before);
   if (warning) ctx.progress.note(warning, urn);
   return failure ? [failure] : [];
+}
+
+/** The live spec of the workload `inputs` names (one read of the workspace shared by the deployment's checks). */
+async function liveVm(ctx: ProviderContext, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
+  const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
+  const spec = await sharedSpec(client, call, { maxAgeMs: PREFLIGHT_BUDGET_MS, now: ctx.now }).catch(() => undefined);
+  return spec?.workloads.find((w) => w.id === inputs.workloadId)?.spec;
 }

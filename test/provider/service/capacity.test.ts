@@ -65,6 +65,12 @@ describe("CapacityPlan", () => {
       ["ok", "ok"],
     ],
     [
+      "a same-size `pulumi up --replace` in a full region: checked only without its state, the live VM given",
+      FULL,
+      [["c", "replacing", vm("c", 4), vm("c", 4)]],
+      ["ok"],
+    ],
+    [
       "a replacement that grows in a full region: warned once, though checked twice",
       FULL,
       [
