@@ -131,6 +131,7 @@ function declareWorkload(d: Declaration, givenOpts: pulumi.CustomResourceOptions
     importId,
     credentialsDigest: digestAsTheProgramRuns(workloadId, d.args.credentials),
     replacedBy: replacement.replacedBy,
+    createsFirst: replacement.opts.deleteBeforeReplace ? undefined : true,
     defaulted: defaultedKeys([...connection.defaulted, ...(d.args.workloadId === undefined ? ["workloadId"] : [])]),
   };
   return { props, opts: connection.opts, envelope };

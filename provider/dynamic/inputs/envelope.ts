@@ -16,6 +16,8 @@ import type { Props } from "./props";
  *   `check` refuses on a database without `allowDataLoss`;
  * - `defaulted`: the keys whose values the class filled in as `check` defaults them
  *   (inputs/class-defaults.ts), which `check` settles itself;
+ * - `createsFirst`: true when the user set `deleteBeforeReplace: false`: a replacement then creates
+ *   the new workload before the old one's delete, which gives its room back only after (placement);
  * - `importId`: the `import` resource option, which the class takes out of the options the engine
  *   sees (the dynamic provider host cannot serve the engine's import): the user's word that the
  *   workload it names is this resource's (ownership/import-option.ts).
@@ -31,6 +33,7 @@ const Envelope = z.object({
   replacedBy: optional(z.array(z.string())),
   defaulted: optional(z.array(z.string())),
   importId: optional(z.string()),
+  createsFirst: optional(z.boolean()),
 });
 
 export type Envelope = z.infer<typeof Envelope>;

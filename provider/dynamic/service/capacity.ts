@@ -124,6 +124,8 @@ export class CapacityPlan {
   private readonly olds = new Map<string, { placement: unknown; figures: Figures }>();
   /** By resource: the plan that holds it, for the delete of its replacement. */
   private readonly planOf = new Map<string, { plan: FleetPlan; serviceKey: string }>();
+  /** Resources whose replacement creates the new VM first (`deleteBeforeReplace: false`). */
+  private readonly creatingFirst = new Set<string>();
   /** By resource: the last warning said on its row (a VM checked twice says it once). */
   private readonly said = new Map<string, string>();
 
@@ -147,7 +149,9 @@ export class CapacityPlan {
     const demand = declaredFigures(after);
     if (before && (as === "with-state" || !this.olds.has(key)))
       this.olds.set(key, { placement: before.placement, figures: declaredFigures(before) });
-    const old = as === "new" ? undefined : this.olds.get(key);
+    // A replacement deletes first (every workload class sets deleteBeforeReplace unless the user
+    // says otherwise); a resize is one step.
+    const old = as === "new" || (as === "replacing" && this.creatingFirst.has(key)) ? undefined : this.olds.get(key);
     if (as === "with-state" && old && !growsOrMoves(old, demand, after.placement)) {
       plan.remove(key);
       return {};
@@ -156,7 +160,6 @@ export class CapacityPlan {
     if (scope.hosts.length === 0) return {}; // an unknown region or host: the placement check says so
     const never = neverFits(name, demand, scope);
     if (never) return { failure: never };
-    // A replacement deletes first (every workload class sets deleteBeforeReplace); a resize is one step.
     const vm: PlannedVm = { name, workloadId: String(after.workloadId), placement: after.placement, demand, old };
     this.planOf.set(key, { plan, serviceKey });
     const fit = plan.put(key, vm);
@@ -165,6 +168,11 @@ export class CapacityPlan {
     if (this.said.get(key) === warning) return {};
     this.said.set(key, warning);
     return { warning };
+  }
+
+  /** Records that the replacement of the resource `key` creates the new VM before deleting the old. */
+  createsFirst(key: string): void {
+    this.creatingFirst.add(key);
   }
 
   /** Whether a check with its state told the VM the resource `key` replaces. */

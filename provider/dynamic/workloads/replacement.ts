@@ -17,7 +17,9 @@ import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacem
  *   with `replaceWith` whose id is taken is then refused by `create` instead, still with nothing sent;
  * - resource options that replace (`replaceOnChanges`, `replacementTrigger`, `replaceWith`): a
  *   database is refused without `allowDataLoss: true`;
- * - whether the resource allows losing its data, for `delete` (`refuseDeclaredDatabaseDelete`).
+ * - whether the resource allows losing its data, for `delete` (`refuseDeclaredDatabaseDelete`);
+ * - a replacement that creates first (`deleteBeforeReplace: false`): its old VM's room is not given
+ *   back before the new one is placed (service/capacity.ts).
  */
 export function checkReplacement(ctx: ProviderContext, olds: Props, envelope: Envelope, inputs: Props): Failure[] {
   const failures: Failure[] = [];
@@ -30,6 +32,7 @@ export function checkReplacement(ctx: ProviderContext, olds: Props, envelope: En
       if (refused) failures.push(refused);
     } else if (olds.workloadId === undefined && replacedBy?.includes("replaceWith")) takenForItself(ctx, urn, inputs);
   }
+  if (urn !== undefined && envelope.createsFirst === true) ctx.capacity.createsFirst(urn);
   const refused = replacementOptionsFailure(inputs, replacedBy);
   if (refused) failures.push(refused);
   return failures;

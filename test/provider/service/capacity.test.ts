@@ -107,6 +107,16 @@ describe("CapacityPlan", () => {
     );
   });
 
+  it("should give back no room for a replacement that creates first (deleteBeforeReplace: false)", () => {
+    const plan = new CapacityPlan();
+    plan.createsFirst("c");
+    plan.check("http://svc", FULL, "c", "vm-ubuntu c2", "with-state", vm("c", 4), vm("c", 4));
+    const { warning } = plan.check("http://svc", FULL, "c", "vm-ubuntu c2", "replacing", vm("c2", 4));
+    expect(warning).toMatch(
+      /^warning: vm-ubuntu c2 \(4 CPUs and 8Gi\) cannot be placed: no host of region lab has room for it\./,
+    );
+  });
+
   it("should keep what a replacement is planned to be, for the guard before its delete", () => {
     const plan = new CapacityPlan();
     plan.check("http://svc", FULL, "urn:c", "vm-ubuntu c", "with-state", vm("c", 6), vm("c", 4));
