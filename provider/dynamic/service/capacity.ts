@@ -86,6 +86,11 @@ class FleetPlan {
     return fit.fits ? undefined : fit;
   }
 
+  /** Why the plan cannot place the VM of `key`; undefined when it can. */
+  verdictOf(key: string): Fit | undefined {
+    return (this.verdict ? this.verdict.unplaced : this.replan()).get(key);
+  }
+
   remove(key: string): void {
     if (this.vms.delete(key)) this.verdict = undefined;
   }
@@ -181,10 +186,15 @@ export class CapacityPlan {
   }
 
   /** The VM the resource `key` is planned to be (by its last check), and the service (base URL) it goes to. */
-  plannedFor(key: string): { vm: PlannedVm; serviceKey: string } | undefined {
+  plannedFor(
+    key: string,
+  ): { vm: PlannedVm; serviceKey: string; unplaced?: { fit: Fit; placedBefore: string[] } } | undefined {
     const plan = this.planOf.get(key);
     const vm = plan?.plan.vms.get(key);
-    return plan && vm ? { vm, serviceKey: plan.serviceKey } : undefined;
+    if (!plan || !vm) return undefined;
+    const fit = plan.plan.verdictOf(key);
+    const unplaced = fit && { fit, placedBefore: plan.plan.placedBefore(key) };
+    return { vm, serviceKey: plan.serviceKey, unplaced };
   }
 }
 

@@ -12,7 +12,9 @@ import type { Props } from "../inputs/props";
  * deletes first) when the VM that replaces it could not be placed once it is gone: deleting it
  * would leave neither. The fleet is read again here, not taken from the deployment's first read:
  * the run may have placed other VMs since. The old VM's room is given back on whichever host may
- * hold it (the service does not say which); the replacement must fit for every one of them.
+ * hold it (the service does not say which); the replacement must fit for every one of them. A
+ * replacement the deployment's plan cannot place (preview's warning: other VMs of the run claim the
+ * room first) is refused too, unless that verdict was first-fit decreasing's heuristic.
  * `resourceId` and `stored` are the deleted resource's; a resource this run did not check (a
  * removal, `pulumi destroy`) is deleted as asked.
  */
@@ -37,12 +39,17 @@ export async function refuseReplacementWithoutRoom(
   if (fleet === undefined) return;
   const old = { placement: stored.placement, figures: declaredFigures(stored) };
   const vm = { ...planned.vm, old };
-  const fit = fitTogether(roomsOf(fleet), [planVmOf(fleet, urn, vm)]);
-  if (fit.fits) return;
+  const alone = fitTogether(roomsOf(fleet), [planVmOf(fleet, urn, vm)]);
+  const inPlan = planned.unplaced && !planned.unplaced.fit.heuristic ? planned.unplaced : undefined;
+  if (alone.fits && !inPlan) return;
   const scope = scopeOf(fleet, vm.placement);
-  const why = fit.dependsOnOldHost
-    ? "it would fit only if this VM is on the right host, and the service does not say which host holds it"
-    : `no host of ${scope.where} would have room for it`;
+  const others = inPlan?.placedBefore.join(", ") || "the VMs before it";
+  let why: string;
+  if (!alone.fits && !alone.dependsOnOldHost) why = `no host of ${scope.where} would have room for it`;
+  else if (alone.dependsOnOldHost || inPlan?.fit.dependsOnOldHost)
+    why = "it would fit only if this VM is on the right host, and the service does not say which host holds it";
+  else
+    why = `the deployment's plan cannot place it once ${others} ${inPlan?.placedBefore.length === 1 ? "is" : "are"} placed (as preview warned)`;
   throw new Error(
     `${stored.type} ${workloadId} was not deleted: its replacement, ${vm.name}, needs ${shown(vm.demand)} in ${scope.where}, and ${why} once this VM is gone. ` +
       `Free now: ${freeFigures(scope.hosts)}; this VM gives back ${shown(old.figures)} on its host (GET /v1/fleet/hosts; ` +
