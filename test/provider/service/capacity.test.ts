@@ -129,6 +129,8 @@ describe("CapacityPlan", () => {
         demand: { cpus: 6, memoryMi: 8192 },
         old: { placement: lab, figures: { cpus: 4, memoryMi: 8192 } },
       },
+      // The plan cannot place it: the guard refuses its delete.
+      unplaced: { fit: { fits: false, heuristic: false, dependsOnOldHost: false }, placedBefore: [] },
     });
   });
 });
