@@ -129,6 +129,8 @@ export class CapacityPlan {
   private readonly olds = new Map<string, { placement: unknown; figures: Figures }>();
   /** By resource: the plan that holds it, for the delete of its replacement. */
   private readonly planOf = new Map<string, { plan: FleetPlan; serviceKey: string }>();
+  /** By service and the workload (`workspace/id`) a resource's state holds: the resource, for a delete that has no URN. */
+  private readonly holders = new Map<string, string>();
   /** Resources whose replacement creates the new VM first (`deleteBeforeReplace: false`). */
   private readonly creatingFirst = new Set<string>();
   /** By resource: the last warning said on its row (a VM checked twice says it once). */
@@ -178,6 +180,16 @@ export class CapacityPlan {
   /** Records that the replacement of the resource `key` creates the new VM before deleting the old. */
   createsFirst(key: string): void {
     this.creatingFirst.add(key);
+  }
+
+  /** Records that the state of the resource `key` holds `workload` (`workspace/id`) of the service `serviceKey`. */
+  holds(key: string, serviceKey: string, workload: string): void {
+    this.holders.set(`${serviceKey}\n${workload}`, key);
+  }
+
+  /** The resource whose state holds `workload` (`workspace/id`) of the service `serviceKey`, if this run checked it. */
+  holderOf(serviceKey: string, workload: string): string | undefined {
+    return this.holders.get(`${serviceKey}\n${workload}`);
   }
 
   /** Whether a check with its state told the VM the resource `key` replaces. */

@@ -97,6 +97,7 @@ async function checkCapacity(
       : as === "replacing" && !ctx.capacity.knowsOld(key)
         ? await liveVm(ctx, client, inputs)
         : undefined;
+  if (as === "with-state") ctx.capacity.holds(key, conn.baseUrl, `${conn.workspace}/${String(olds.workloadId)}`);
   const { failure, warning } = ctx.capacity.check(conn.baseUrl, fleet, key, vm, as, inputs, before);
   if (warning) ctx.progress.note(warning, urn);
   return failure ? [failure] : [];

@@ -26,7 +26,8 @@ export async function refuseReplacementWithoutRoom(
 ): Promise<void> {
   if (typeof stored.type !== "string" || !stored.type.startsWith("vm-")) return;
   const workloadId = parseId(resourceId, "workload").id;
-  const urn = ctx.deleteUrns.urnOf(resourceId) ?? ctx.declarations.urnOf(conn.baseUrl, conn.workspace, workloadId);
+  const urn =
+    ctx.deleteUrns.urnOf(resourceId) ?? ctx.capacity.holderOf(conn.baseUrl, `${conn.workspace}/${workloadId}`);
   const planned = urn === undefined ? undefined : ctx.capacity.plannedFor(urn);
   // Its replacement goes to another service: this delete gives nothing back there.
   if (urn === undefined || planned === undefined || planned.serviceKey !== conn.baseUrl) return;
