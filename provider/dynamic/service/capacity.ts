@@ -242,11 +242,17 @@ function unplacedWarning(vm: PlannedVm, fit: Fit, scope: { where: string; hosts:
   const why = fit.dependsOnOldHost
     ? `it fits only if the service holds its old self on the right host, and the service does not say which host that is`
     : fit.heuristic
-      ? `no host of ${scope.where} has room for it${others} (decided by first-fit decreasing, a heuristic: the plan has more VMs sharing these hosts than the exact search takes, so an assignment may exist)`
-      : `no host of ${scope.where} has room for it${others}`;
+      ? `${noRoomIn(scope.where)}${others} (decided by first-fit decreasing, a heuristic: the plan has more VMs sharing these hosts than the exact search takes, so an assignment may exist)`
+      : `${noRoomIn(scope.where)}${others}`;
   return (
     `warning: ${vm.name} (${shown(vm.demand)}) cannot be placed: ${why}. Free now: ${freeFigures(scope.hosts)}${given} ` +
     `(GET /v1/fleet/hosts, each host must have both the CPUs and the memory). The service may refuse this VM or leave it ` +
     `pending, unless capacity is freed before \`pulumi up\``
   );
+}
+
+/** `no host of region lab has room for it`, or `host lab-1 has no room for it` (`would have` for what is to come). */
+export function noRoomIn(where: string, would = false): string {
+  const has = would ? "would have" : "has";
+  return where.startsWith("host ") ? `${where} ${has} no room for it` : `no host of ${where} ${has} room for it`;
 }

@@ -1,6 +1,6 @@
 import { HttpError, type FleetHosts, type WorkspaceClient } from "../../../sdk";
 import type { ProviderContext } from "../context";
-import { declaredFigures, freeFigures, planVmOf, roomsOf, scopeOf, shown } from "../service/capacity";
+import { declaredFigures, freeFigures, noRoomIn, planVmOf, roomsOf, scopeOf, shown } from "../service/capacity";
 import type { Connection } from "../service/connection";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { fitTogether } from "../service/placement";
@@ -46,7 +46,7 @@ export async function refuseReplacementWithoutRoom(
   const scope = scopeOf(fleet, vm.placement);
   const others = inPlan?.placedBefore.join(", ") || "the VMs before it";
   let why: string;
-  if (!alone.fits && !alone.dependsOnOldHost) why = `no host of ${scope.where} would have room for it`;
+  if (!alone.fits && !alone.dependsOnOldHost) why = noRoomIn(scope.where, true);
   else if (alone.dependsOnOldHost || inPlan?.fit.dependsOnOldHost)
     why = "it would fit only if this VM is on the right host, and the service does not say which host holds it";
   else
