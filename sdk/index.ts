@@ -145,6 +145,7 @@ export {
   configByteLength,
   jsonDepth,
   templatePasswordPaths,
+  stripTemplatePasswords,
   formatPath,
   specKeyOf,
   parseMemoryMi,

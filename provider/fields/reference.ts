@@ -231,7 +231,11 @@ export function fieldReference(): string {
       ]),
       "`config` holds the kind's spec under one key, `vm` for the three VM kinds and the kind itself for the others " +
         "(plus nothing else); the spec takes the fields of that kind's class above. At most 64 KB serialized, " +
-        "32 levels deep, and no password anywhere (the service strips it; credentials belong to the workload).",
+        "32 levels deep, and no password anywhere (the service strips it; credentials belong to the workload). " +
+        "Preview checks each field the spec holds as the kind's class checks it, with the same messages " +
+        '(`config.pod.memory (set to "512MB"): must be a size such as 512Mi, 4Gi or 1Ti`), a misspelt field ' +
+        "included; a blueprint may leave out any field, one the class requires too. A `browser` spec may also " +
+        "hold `aiAgent` (`enabled`, `provider`, `model`).",
       configTable(),
       "Outputs:\n\n" + outputRows(TEMPLATE_FIELDS),
     ].join("\n\n"),

@@ -88,6 +88,8 @@ interface IssueFilter {
   otherArguments?: readonly string[];
   /** The value validated: what a reason says was given. */
   input?: unknown;
+  /** Where the validated value sits in the inputs (a template's `config.pod`): the start of every failure's path. */
+  at?: readonly PropertyKey[];
 }
 
 /** "unknown field: …" for `key` at `parent`, with the closest allowed name when one is close. */
@@ -117,15 +119,16 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
       const top = path.length > 0 ? String(path[0]) : "";
       if (filter.unknownKeys.has(top) || filter.skipKeys?.has(top)) continue;
       if (issue.code === "custom" && anyUnknown) continue;
-      const given = path.length > 1 ? valueAt(filter.input, path) : undefined;
+      const given = valueAt(filter.input, path);
       if (filter.rename?.[top] !== undefined) path[0] = filter.rename[top];
+      const shown = [...(filter.at ?? []), ...path];
       let reason = reasonOf(issue, filter.schema, filter.input);
       if (key !== undefined) {
         reason = unknownFieldReason(issue.path, key, filter);
       } else if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
         reason = "required: set it";
       }
-      failures.push(failureAt(path, reason, path.length > 1 ? nestedBag(path, given) : undefined));
+      failures.push(failureAt(shown, reason, shown.length > 1 ? nestedBag(shown, given) : undefined));
     }
   }
   return failures;
