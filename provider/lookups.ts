@@ -90,7 +90,7 @@ async function findTemplate(
 
 /** The spec and status of the workload `workloadId`; fails naming the workspace and the id when there is none. */
 export function getWorkload(args: GetWorkloadArgs): Promise<WorkloadInfo> {
-  return readPromise("getWorkload", args, args.workloadId, oneWorkload);
+  return readPromise("getWorkload", args, args.workloadId, oneWorkload, "workloadId");
 }
 
 /** `getWorkload` as an `Output`. */
@@ -100,7 +100,7 @@ export function getWorkloadOutput(args: GetWorkloadArgs): pulumi.Output<Workload
 
 /** Every workload of the workspace (of one type with `kind`), with spec and status, in the service's order. */
 export function listWorkloads(args: ListWorkloadsArgs = {}): Promise<WorkloadInfo[]> {
-  return readPromise("listWorkloads", args, args.kind, ofKind);
+  return readPromise("listWorkloads", args, args.kind, ofKind, "kind");
 }
 
 /** `listWorkloads` as an `Output`. */
