@@ -145,7 +145,6 @@ export {
   configByteLength,
   jsonDepth,
   templatePasswordPaths,
-  stripTemplatePasswords,
   formatPath,
   specKeyOf,
   parseMemoryMi,

@@ -1,7 +1,8 @@
 /**
  * Secrets through the real `pulumi` CLI: VM and database passwords given as stack config secrets
- * and as plain strings, the API key as a config secret, through `up`, a failing preview (secrets of
- * other types than text among its failures: a number, a list, a number in a template's config), an update
+ * and as plain strings, the API key as a config secret, through `up`, a failing preview (a password
+ * given as a number among its failures; every type and field is unit-tested in
+ * test/provider/inputs/secret-echo.test.ts), an update
  * that changes a VM's password, `refresh`, adoption (`adopt: true`) and `destroy`. After every
  * operation each secret, raw, JSON-escaped, URL-encoded and base64 (every alignment), is looked for
  * in every file of the state backend and the project's stack config, `pulumi stack export`
@@ -44,10 +45,8 @@ const SECRETS = {
   outOfBand: 'vm-OutOfBand-Pw-"7"',
   adopted: "vm-Adopted-Pw-\\8/ü",
   checkFailure: 'vm-CheckFailure-Pw-9"',
-  // Secrets of other types than text, and a repository URL's token: a failing check never prints them.
+  // A password given as a number: a failing check never prints it.
   checkNumber: "918273645017",
-  checkNumberInConfig: "716253443921",
-  checkSourceToken: "src-Token-Check-b7e1",
 } as const;
 
 interface Step {
@@ -79,25 +78,12 @@ async function program(): Promise<Record<string, unknown>> {
   const dbPlain = new wws.Database("db-plain", { engine: "redis", credentials: { password: SECRETS.dbPlain } });
   if (step.adopt)
     new wws.VirtualMachine("legacy", { os: "ubuntu", adopt: true, credentials: { password: SECRETS.adopted } });
-  if (step.broken) {
+  if (step.broken)
+    // The engine stops at the first resource whose check fails: one resource, two failures.
     new wws.VirtualMachine("broken", {
       os: "ubuntu",
-      credentials: { password: SECRETS.checkFailure, token: SECRETS.checkFailure } as never,
+      credentials: { password: Number(SECRETS.checkNumber), token: SECRETS.checkFailure } as never,
     });
-    new wws.VirtualMachine("broken-number", {
-      os: "ubuntu",
-      credentials: { password: Number(SECRETS.checkNumber) } as never,
-    });
-    new wws.Pod("broken-source", {
-      image: "nginx:1.27",
-      source: { repo: [`https://x:${SECRETS.checkSourceToken}@git.example/a.git`] } as never,
-    });
-    new wws.Template("broken-template", {
-      name: "t",
-      kind: "pod",
-      config: { pod: { source: { repo: Number(SECRETS.checkNumberInConfig) } } },
-    });
-  }
   return {
     phases: { vmConfig: vmConfig.phase, vmPlain: vmPlain.phase, dbConfig: dbConfig.phase, dbPlain: dbPlain.phase },
     dbUri: dbConfig.connectionUri,
@@ -263,15 +249,9 @@ it("should fail a preview whose check fails inside credentials without printing 
     expect(preview.stdout).toMatch(
       /resource 'broken' has a problem: credentials\.token \(set; not shown, it may be secret\): unknown field/,
     );
-    // A number, a list, a number inside a template's config: each refused, none printed.
+    // A password that is a number: refused, and not printed (it used to be: `got 918273645017`).
     expect(preview.stdout).toContain(
-      "resource 'broken-number' has a problem: credentials.password (set; not shown, it may be secret): must be a string; got a number",
-    );
-    expect(preview.stdout).toContain(
-      "resource 'broken-source' has a problem: source.repo (set; not shown, it may be secret): must be a string; got a list of 1",
-    );
-    expect(preview.stdout).toContain(
-      "resource 'broken-template' has a problem: config.pod.source.repo (set; not shown, it may be secret): must be a string; got a number",
+      "resource 'broken' has a problem: credentials.password (set; not shown, it may be secret): must be a string; got a number",
     );
   } finally {
     step.broken = false;

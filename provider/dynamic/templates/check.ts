@@ -6,7 +6,6 @@ import {
   configByteLength,
   jsonDepth,
   specKeyOf,
-  stripTemplatePasswords,
   templatePasswordPaths,
 } from "../../../sdk";
 import { checkConnection } from "../service/check-connection";
@@ -65,7 +64,13 @@ function blueprintFailures(kind: unknown, config: Props): Failure[] {
   const type = kind as WorkloadType;
   const key = specKeyOf(type);
   if (isUnknown(config[key]) || !isPlainObject(config[key])) return [];
-  const spec = stripTemplatePasswords(config)[key] as Props;
+  // A copy without the passwords the service would strip.
+  const spec = structuredClone(config[key]);
+  for (const [top, ...path] of templatePasswordPaths(config)) {
+    if (top !== key) continue;
+    const parent = path.slice(0, -1).reduce<Props>((node, k) => node[k] as Props, spec);
+    delete parent[path[path.length - 1]];
+  }
   const unknownKeys = new Set(Object.keys(spec).filter((k) => containsUnknown(spec[k])));
   for (const k of unknownKeys) delete spec[k];
   const schema = blueprintSchema(type);
