@@ -12,15 +12,24 @@ import type { ConnectionArgs } from "./resources/inputs";
 
 type Resolved = { baseUrl?: string; workspace?: string; apiKey?: string };
 
-/** Args → Workspace → stack config `wws:*` → environment, in the program's process. */
-function connectionOutput(args: ConnectionArgs): pulumi.Output<Resolved> {
+/** The connection arguments a function was given, each an `Output`: of `args`, else of its `Workspace`. */
+function givenConnection(args: ConnectionArgs): Record<keyof Resolved, pulumi.Output<string | undefined>> {
   const ws = Workspace.isInstance(args.workspace) ? args.workspace : undefined;
+  return {
+    workspace: pulumi.output(ws ? ws.connection.name : (args.workspace as pulumi.Input<string> | undefined)),
+    baseUrl: pulumi.output(args.baseUrl ?? ws?.connection.baseUrl),
+    apiKey: pulumi.output(args.apiKey ?? ws?.connection.apiKey),
+  };
+}
+
+/** Args → Workspace → stack config `wws:*` → environment, in the program's process. */
+function connectionOutput(given: Record<keyof Resolved, pulumi.Output<string | undefined>>): pulumi.Output<Resolved> {
   const config = new pulumi.Config("wws");
   return pulumi
     .all([
-      ws ? ws.connection.name : (args.workspace as pulumi.Input<string> | undefined),
-      args.baseUrl ?? ws?.connection.baseUrl,
-      args.apiKey ?? ws?.connection.apiKey,
+      given.workspace,
+      given.baseUrl,
+      given.apiKey,
       config.get("workspace"),
       config.get("baseUrl"),
       config.getSecret("apiKey"),
@@ -67,14 +76,37 @@ async function withClient<T>(what: string, given: Resolved, fn: (client: Workspa
   }
 }
 
-/** The value of `output` as a promise; none when it is unknown (at preview, an output of a resource not created yet). */
-function promiseOf<T>(output: pulumi.Output<T>): Promise<T> {
+/** Whether `output` has a value: not when it comes from a resource not created yet, at preview. */
+function isKnown(output: pulumi.Output<unknown>): Promise<boolean> {
+  // `isKnown` is a property of every Output that @pulumi/pulumi leaves out of its declarations.
+  return (output as unknown as { isKnown: Promise<boolean> }).isKnown;
+}
+
+/**
+ * The value of `output`. An unknown one (at preview, an output of a resource not created yet) is
+ * never given to `apply`, so a promise of it would never settle: it fails at once instead, naming
+ * `argument` and the function's `Output` form, which waits for it.
+ */
+async function knownValue<T>(what: string, argument: string, output: pulumi.Output<T>): Promise<T> {
+  if (!(await isKnown(output)))
+    throw new Error(
+      `${what}: ${argument} is not known yet (at preview, it is an output of a resource that is not created yet), ` +
+        `and the Promise form cannot wait for it: use ${what}Output, which takes an Output`,
+    );
   return new Promise((resolve) => {
     output.apply((value) => {
       resolve(value);
       return value;
     });
   });
+}
+
+/** The named arguments of a function: `input` itself under `argument`, or each key of an object of inputs. */
+function namedInputs(argument: string, input: unknown): Array<[string, pulumi.Output<unknown>]> {
+  const plain =
+    typeof input === "object" && input !== null && !pulumi.Output.isInstance(input) && !Array.isArray(input);
+  if (argument === "" && plain) return Object.entries(input).map(([k, v]) => [k, pulumi.output(v)]);
+  return argument === "" ? [] : [[argument, pulumi.output(input)]];
 }
 
 /**
@@ -88,19 +120,26 @@ export function readOutput<V, T>(
   read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
 ): pulumi.Output<T> {
   const result = pulumi
-    .all([connectionOutput(args), pulumi.output(input)])
+    .all([connectionOutput(givenConnection(args)), pulumi.output(input)])
     .apply(([c, value]) => withClient(what, c, (client) => read(client, value as pulumi.Unwrap<V>)));
   return pulumi.unsecret(result) as pulumi.Output<T>;
 }
 
-/** A function's `Promise` form: as `readOutput`, and its failure rejects the promise. */
+/**
+ * A function's `Promise` form: as `readOutput`, and its failure rejects the promise. `argument`
+ * names `input` in messages (`""`: an object whose keys are the arguments' names).
+ */
 export async function readPromise<V, T>(
   what: string,
   args: ConnectionArgs,
   input: pulumi.Input<V>,
   read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
+  argument = "",
 ): Promise<T> {
-  const [c, value] = await promiseOf(pulumi.all([connectionOutput(args), pulumi.output(input)]));
+  const given = givenConnection(args);
+  for (const [name, output] of [...Object.entries(given), ...namedInputs(argument, input)])
+    await knownValue(what, name, output);
+  const [c, value] = await knownValue(what, "an argument", pulumi.all([connectionOutput(given), pulumi.output(input)]));
   return withClient(what, c, (client) => read(client, value as pulumi.Unwrap<V>));
 }
 
@@ -143,7 +182,7 @@ export function getWorkloadStatus(
   args: GetWorkloadStatusArgs,
 ): pulumi.Output<WorkloadStatus> & PromiseLike<WorkloadStatus> {
   return awaitable(getWorkloadStatusOutput(args), () =>
-    readPromise("getWorkloadStatus", args, args.workloadId, workloadStatus),
+    readPromise("getWorkloadStatus", args, args.workloadId, workloadStatus, "workloadId"),
   );
 }
 

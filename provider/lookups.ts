@@ -1,11 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   NotFoundError,
+  WorkloadType,
+  specKeyOf,
   type SavedTemplate,
   type WorkloadStatus,
-  type WorkloadType,
   type WorkspaceClient,
 } from "../sdk";
+import { WORKLOAD_RULES } from "./fields/workload-rules";
 import { readOutput, readPromise } from "./functions";
 import type { ConnectionArgs } from "./resources/inputs";
 
@@ -35,9 +37,25 @@ export interface GetTemplateArgs extends ConnectionArgs {
   name?: pulumi.Input<string>;
 }
 
-/** A spec as shown: without `credentials`, should a service ever answer with them. */
+/**
+ * A spec as shown: without `credentials`, should a service ever answer with them, and each field the
+ * classes keep secret (a pod's `source`, which may carry a token) as a secret `Output` where it sits:
+ * exported or passed on, it stays secret in the reading stack's state and outputs.
+ */
 function shownSpec(spec: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(spec).filter(([k]) => k !== "credentials"));
+  return Object.fromEntries(
+    Object.entries(spec)
+      .filter(([k]) => k !== "credentials")
+      .map(([k, v]) => [k, WORKLOAD_RULES.secretSpecKeys.includes(k) ? pulumi.secret(v) : v]),
+  );
+}
+
+/** A template as shown: its spec object (`config.pod`) as `shownSpec` shows a workload's. */
+function shownTemplate(t: SavedTemplate): SavedTemplate {
+  const key = WorkloadType.safeParse(t.kind).success ? specKeyOf(t.kind as WorkloadType) : undefined;
+  const spec = key === undefined ? undefined : t.config[key];
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) return t;
+  return { ...t, config: { ...t.config, [key as string]: shownSpec(spec as Record<string, unknown>) } };
 }
 
 async function workloadsOf(client: WorkspaceClient, only?: (w: { id: string; type: string }) => boolean) {
@@ -62,9 +80,10 @@ async function oneWorkload(client: WorkspaceClient, id: string): Promise<Workloa
 const ofKind = (client: WorkspaceClient, kind: WorkloadType | undefined): Promise<WorkloadInfo[]> =>
   workloadsOf(client, (w) => kind === undefined || w.type === kind);
 
-const templates = (client: WorkspaceClient): Promise<SavedTemplate[]> => client.listTemplates();
+const templates = async (client: WorkspaceClient): Promise<SavedTemplate[]> =>
+  (await client.listTemplates()).map(shownTemplate);
 
-async function findTemplate(
+async function findSavedTemplate(
   client: WorkspaceClient,
   { templateId, name }: { templateId?: string; name?: string },
 ): Promise<SavedTemplate> {
@@ -88,9 +107,12 @@ async function findTemplate(
   return named[0];
 }
 
+const findTemplate = async (client: WorkspaceClient, which: { templateId?: string; name?: string }) =>
+  shownTemplate(await findSavedTemplate(client, which));
+
 /** The spec and status of the workload `workloadId`; fails naming the workspace and the id when there is none. */
 export function getWorkload(args: GetWorkloadArgs): Promise<WorkloadInfo> {
-  return readPromise("getWorkload", args, args.workloadId, oneWorkload);
+  return readPromise("getWorkload", args, args.workloadId, oneWorkload, "workloadId");
 }
 
 /** `getWorkload` as an `Output`. */
@@ -100,7 +122,7 @@ export function getWorkloadOutput(args: GetWorkloadArgs): pulumi.Output<Workload
 
 /** Every workload of the workspace (of one type with `kind`), with spec and status, in the service's order. */
 export function listWorkloads(args: ListWorkloadsArgs = {}): Promise<WorkloadInfo[]> {
-  return readPromise("listWorkloads", args, args.kind, ofKind);
+  return readPromise("listWorkloads", args, args.kind, ofKind, "kind");
 }
 
 /** `listWorkloads` as an `Output`. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CREATE_BODY, CpuQuantity, Name, SizeQuantity, TemplateCreate, specKeyOf, type WorkloadType } from "../../sdk";
 import type { ChangeEffect, FieldDeclaration, FieldTable, OptionValue } from "./declaration";
 import { TEMPLATE_FIELDS } from "./template-fields";
-import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";
+import { SECRET_SPEC_FIELDS, SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";
 
 /**
  * The field reference (docs/fields.md): every argument and output of every resource class, read
@@ -125,7 +125,8 @@ function specRows(type: WorkloadType, credentialsRequired: string): Row[] {
       { change: decl?.change ?? "update", changeIf: decl?.changeIf ?? rules[key]?.changeIf },
       type,
     );
-    return { required: key === "credentials" ? credentialsRequired : undefined, secret: flags(decl), change };
+    const secret = (SECRET_SPEC_FIELDS as Record<string, string>)[key] !== undefined ? "secret" : flags(decl);
+    return { required: key === "credentials" ? credentialsRequired : undefined, secret, change };
   });
 }
 
@@ -202,7 +203,9 @@ export function fieldReference(): string {
     "Generated from the field declarations (`provider/fields/`) and the SDK's schemas (`sdk/schemas/`) by " +
       "`npm run docs:fields`; `test/provider/fields/reference.test.ts` fails when this page and them disagree. " +
       "Every workload class also takes the [arguments every workload takes](#every-workload). " +
-      '"Secret" fields are kept as Pulumi secrets; write-only ones are sent and never read back (compared by digest). ' +
+      '"Secret" fields are kept as Pulumi secrets, in `get` and the functions\' results too (a secret `Output` where ' +
+      "the field sits), and no message prints their value; write-only ones are sent and never read back (compared by digest). " +
+      `A pod's \`source\` is secret: ${SECRET_SPEC_FIELDS.source}. ` +
       'A change marked "replaces it" shows as a replacement in `pulumi preview`.',
     ...CLASSES.map((c) => [`## ${c.name}`, c.intro, table(specRows(c.type, c.credentials))].join("\n\n")),
     [
@@ -231,7 +234,11 @@ export function fieldReference(): string {
       ]),
       "`config` holds the kind's spec under one key, `vm` for the three VM kinds and the kind itself for the others " +
         "(plus nothing else); the spec takes the fields of that kind's class above. At most 64 KB serialized, " +
-        "32 levels deep, and no password anywhere (the service strips it; credentials belong to the workload).",
+        "32 levels deep, and no password anywhere (the service strips it; credentials belong to the workload). " +
+        "Preview checks each field the spec holds as the kind's class checks it, with the same messages " +
+        '(`config.pod.memory (set to "512MB"): must be a size such as 512Mi, 4Gi or 1Ti`), a misspelt field ' +
+        "included; a blueprint may leave out any field, one the class requires too. A `browser` spec may also " +
+        "hold `aiAgent` (`enabled`, `provider`, `model`).",
       configTable(),
       "Outputs:\n\n" + outputRows(TEMPLATE_FIELDS),
     ].join("\n\n"),

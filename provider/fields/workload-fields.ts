@@ -132,6 +132,15 @@ export const SPEC_FIELD_RULES: Readonly<
   },
 });
 
+/**
+ * Spec fields kept as Pulumi secrets wherever the package shows them, with why: the classes' inputs
+ * and outputs, `get`, the functions' results (at their depth, a template's `config` too) and
+ * check's messages. Keyed by the schema's fields: a field no body has does not compile.
+ */
+export const SECRET_SPEC_FIELDS: Readonly<Partial<Record<SpecField, string>>> = Object.freeze({
+  source: "a repository URL may carry a token (`https://<token>@host/…`)",
+});
+
 type Fields = typeof WORKLOAD_FIELDS;
 /** The options whose value is true or false. */
 export type BooleanOption = { [K in keyof Fields]: Fields[K] extends { value: "boolean" } ? K : never }[keyof Fields];

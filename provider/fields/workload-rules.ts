@@ -9,7 +9,7 @@ import {
   type FieldTable,
   type OptionValue,
 } from "./declaration";
-import { SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";
+import { SECRET_SPEC_FIELDS, SPEC_FIELD_RULES, WORKLOAD_FIELDS } from "./workload-fields";
 
 /** What a change of one field does, and the conditional rule that decided it, if one did. */
 interface FieldEffect {
@@ -32,8 +32,10 @@ export interface WorkloadRules {
   readonly commonArgs: readonly string[];
   /** The properties of every workload class, kept when undefined (the provider fills them in). */
   readonly properties: ReadonlySet<string>;
-  /** Arguments wrapped as Pulumi secrets on the way in. */
+  /** Arguments wrapped as Pulumi secrets on the way in, and kept secret in the outputs. */
   readonly secretKeys: readonly string[];
+  /** The spec fields among them (a pod's `source`): secret in `get` and the functions' results too. */
+  readonly secretSpecKeys: readonly string[];
   /** The options `check` validates, by value type. */
   readonly optionValues: Readonly<Record<string, OptionValue>>;
   /** The boolean options' defaults. */
@@ -48,6 +50,7 @@ export interface WorkloadRules {
 export function workloadRules(
   fields: FieldTable,
   specRules: Readonly<Record<string, { readonly changeIf: readonly ConditionalChange[] }>> = {},
+  secretSpecKeys: readonly string[] = [],
 ): WorkloadRules {
   const outputKeys = keysWithRole(fields, "output");
   const options = keysWithRole(fields, "option");
@@ -70,7 +73,8 @@ export function workloadRules(
     notSpecKeys: Object.keys(fields),
     commonArgs: Object.keys(fields).filter((k) => fields[k].role !== "output" && fields[k].argument !== false),
     properties: new Set(propertyKeys(fields)),
-    secretKeys: Object.keys(fields).filter((k) => fields[k].secret),
+    secretKeys: [...Object.keys(fields).filter((k) => fields[k].secret), ...secretSpecKeys],
+    secretSpecKeys,
     optionValues: Object.fromEntries(options.flatMap((k) => (fields[k].value ? [[k, fields[k].value]] : []))),
     defaults: Object.fromEntries(
       options.flatMap((k) => (typeof fields[k].default === "boolean" ? [[k, fields[k].default]] : [])),
@@ -81,4 +85,4 @@ export function workloadRules(
 }
 
 /** The rules of every workload resource. */
-export const WORKLOAD_RULES = workloadRules(WORKLOAD_FIELDS, SPEC_FIELD_RULES);
+export const WORKLOAD_RULES = workloadRules(WORKLOAD_FIELDS, SPEC_FIELD_RULES, Object.keys(SECRET_SPEC_FIELDS));

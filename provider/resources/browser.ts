@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
-import { specArgsOf } from "./spec-args";
+import { specArgsOf, type LiveSpec } from "./spec-args";
 import type { ConnectionArgs } from "./inputs";
 import { dynamicType, isOfType } from "./type-token";
 
@@ -37,8 +37,8 @@ export class Browser extends WorkloadResource {
     id: pulumi.Input<pulumi.ID>,
     state?: ConnectionArgs,
     opts?: pulumi.CustomResourceOptions,
-  ): Browser {
-    return new Browser(name, (state ?? {}) as BrowserArgs, { ...opts, id });
+  ): Browser & LiveSpec<"browser"> {
+    return new Browser(name, (state ?? {}) as BrowserArgs, { ...opts, id }) as Browser & LiveSpec<"browser">;
   }
 
   constructor(name: string, args: BrowserArgs = {}, opts?: pulumi.CustomResourceOptions) {

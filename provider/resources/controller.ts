@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
-import { specArgsOf } from "./spec-args";
+import { specArgsOf, type LiveSpec } from "./spec-args";
 import type { ConnectionArgs } from "./inputs";
 import { dynamicType, isOfType } from "./type-token";
 
@@ -35,8 +35,9 @@ export class Controller extends WorkloadResource {
     id: pulumi.Input<pulumi.ID>,
     state?: ConnectionArgs,
     opts?: pulumi.CustomResourceOptions,
-  ): Controller {
-    return new Controller(name, (state ?? {}) as ControllerArgs, { ...opts, id });
+  ): Controller & LiveSpec<"controller"> {
+    return new Controller(name, (state ?? {}) as ControllerArgs, { ...opts, id }) as Controller &
+      LiveSpec<"controller">;
   }
 
   constructor(name: string, args: ControllerArgs = {}, opts?: pulumi.CustomResourceOptions) {

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs, CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
-import { specArgsOf } from "./spec-args";
+import { specArgsOf, type LiveSpec } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 export interface BackupArgs {
@@ -85,8 +85,8 @@ export class Database extends WorkloadResource {
     id: pulumi.Input<pulumi.ID>,
     state?: ConnectionArgs,
     opts?: pulumi.CustomResourceOptions,
-  ): Database {
-    return new Database(name, (state ?? {}) as DatabaseArgs, { ...opts, id });
+  ): Database & LiveSpec<"storage"> {
+    return new Database(name, (state ?? {}) as DatabaseArgs, { ...opts, id }) as Database & LiveSpec<"storage">;
   }
 
   /** How to connect, without the password: `postgresql://app@<endpoint>/postgres?sslmode=require` or `rediss://app@<endpoint>`; set when exposed. */

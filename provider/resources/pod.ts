@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
-import { specArgsOf } from "./spec-args";
+import { specArgsOf, type LiveSpec } from "./spec-args";
 import type { ConnectionArgs } from "./inputs";
 import { dynamicType, isOfType } from "./type-token";
 
@@ -59,8 +59,8 @@ export class Pod extends WorkloadResource {
     id: pulumi.Input<pulumi.ID>,
     state?: ConnectionArgs,
     opts?: pulumi.CustomResourceOptions,
-  ): Pod {
-    return new Pod(name, (state ?? {}) as PodArgs, { ...opts, id });
+  ): Pod & LiveSpec<"pod"> {
+    return new Pod(name, (state ?? {}) as PodArgs, { ...opts, id }) as Pod & LiveSpec<"pod">;
   }
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {

@@ -1,4 +1,6 @@
-import { createBodyFields, type WorkloadType } from "../../sdk";
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { createBodyFields, type CREATE_BODY, type WorkloadType } from "../../sdk";
 import type { SpecFieldOf, WORKLOAD_FIELDS } from "../fields/workload-fields";
 import type { WorkloadCommonArgs } from "./workload";
 
@@ -25,3 +27,11 @@ export function specArgsOf(type: WorkloadType, args: object): Record<string, unk
   const given = args as Record<string, unknown>;
   return Object.fromEntries(createBodyFields(type).flatMap((k) => (k === "credentials" ? [] : [[k, given[k]]])));
 }
+
+/**
+ * The live spec fields a read resource (`Class.get`) has as outputs, typed from type `T`'s create
+ * body: every field but `id` and `credentials`, undefined where the live spec leaves it out.
+ */
+export type LiveSpec<T extends WorkloadType> = {
+  readonly [K in SpecFieldOf<T>]-?: pulumi.Output<z.input<(typeof CREATE_BODY)[T]>[K]>;
+};

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs, CredentialsArgs } from "./inputs";
 import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
-import { specArgsOf } from "./spec-args";
+import { specArgsOf, type LiveSpec } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
 /** The VM images: `ubuntu` → type `vm-ubuntu`, `ubuntu-desktop` → `vm-ubuntu-desktop`, `windows` → `vm-windows`. */
@@ -84,8 +84,9 @@ export class VirtualMachine extends WorkloadResource {
     id: pulumi.Input<pulumi.ID>,
     state?: ConnectionArgs,
     opts?: pulumi.CustomResourceOptions,
-  ): VirtualMachine {
-    return new VirtualMachine(name, (state ?? {}) as VirtualMachineArgs, { ...opts, id });
+  ): VirtualMachine & LiveSpec<"vm-ubuntu"> {
+    return new VirtualMachine(name, (state ?? {}) as VirtualMachineArgs, { ...opts, id }) as VirtualMachine &
+      LiveSpec<"vm-ubuntu">;
   }
 
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {

@@ -48,7 +48,14 @@ const RESERVED = new Set(["id", ...NOT_SPEC_KEYS]);
 function readWorkload(d: Declaration, opts: pulumi.CustomResourceOptions) {
   // The class's spec fields too: the live spec fills them (a database's `engine`, a pod's `image`).
   const properties = new Set([...WORKLOAD_RULES.properties, ...Object.keys(d.spec)]);
-  return readResourceProps(d.args, opts, WORKLOAD_RULES.secretKeys, properties);
+  return { ...readResourceProps(d.args, opts, WORKLOAD_RULES.secretKeys, properties), properties };
+}
+
+/** The spec fields as registered: the secret ones (a pod's `source`) as secrets, whatever the user passed. */
+function specProps(spec: Declaration["spec"]): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(spec).map(([k, v]) => [k, WORKLOAD_RULES.secretSpecKeys.includes(k) ? secretOrUndefined(v) : v]),
+  );
 }
 
 /**
@@ -117,7 +124,7 @@ function declareWorkload(d: Declaration, givenOpts: pulumi.CustomResourceOptions
   const workspace = connection.defaulted.includes("workspace") ? undefined : connection.props.workspace;
   claimWorkloadId(`${d.className} "${d.name}"`, workspace, workloadId);
   const props: pulumi.Inputs = {
-    ...d.spec,
+    ...specProps(d.spec),
     ...extra,
     ...commonArgProps(d),
     workloadId,
@@ -185,7 +192,7 @@ export abstract class WorkloadResource extends HostedResource {
     if (givenOpts?.id !== undefined) {
       // `get`: a read resource, whose state argument is only a connection.
       const read = readWorkload(declaration, givenOpts);
-      super("workload", className, name, read.props, WORKLOAD_RULES.properties, read.opts);
+      super("workload", className, name, read.props, read.properties, read.opts);
       return;
     }
     const declared = declareWorkload(declaration, givenOpts);

@@ -1,6 +1,8 @@
 /**
  * Secrets through the real `pulumi` CLI: VM and database passwords given as stack config secrets
- * and as plain strings, the API key as a config secret, through `up`, a failing preview, an update
+ * and as plain strings, the API key as a config secret, through `up`, a failing preview (a password
+ * given as a number among its failures; every type and field is unit-tested in
+ * test/provider/inputs/secret-echo.test.ts), an update
  * that changes a VM's password, `refresh`, adoption (`adopt: true`) and `destroy`. After every
  * operation each secret, raw, JSON-escaped, URL-encoded and base64 (every alignment), is looked for
  * in every file of the state backend and the project's stack config, `pulumi stack export`
@@ -43,6 +45,8 @@ const SECRETS = {
   outOfBand: 'vm-OutOfBand-Pw-"7"',
   adopted: "vm-Adopted-Pw-\\8/ü",
   checkFailure: 'vm-CheckFailure-Pw-9"',
+  // A password given as a number: a failing check never prints it.
+  checkNumber: "918273645017",
 } as const;
 
 interface Step {
@@ -75,9 +79,10 @@ async function program(): Promise<Record<string, unknown>> {
   if (step.adopt)
     new wws.VirtualMachine("legacy", { os: "ubuntu", adopt: true, credentials: { password: SECRETS.adopted } });
   if (step.broken)
+    // The engine stops at the first resource whose check fails: one resource, two failures.
     new wws.VirtualMachine("broken", {
       os: "ubuntu",
-      credentials: { password: SECRETS.checkFailure, token: SECRETS.checkFailure } as never,
+      credentials: { password: Number(SECRETS.checkNumber), token: SECRETS.checkFailure } as never,
     });
   return {
     phases: { vmConfig: vmConfig.phase, vmPlain: vmPlain.phase, dbConfig: dbConfig.phase, dbPlain: dbPlain.phase },
@@ -243,6 +248,10 @@ it("should fail a preview whose check fails inside credentials without printing 
     expect(preview.ok).toBe(false);
     expect(preview.stdout).toMatch(
       /resource 'broken' has a problem: credentials\.token \(set; not shown, it may be secret\): unknown field/,
+    );
+    // A password that is a number: refused, and not printed (it used to be: `got 918273645017`).
+    expect(preview.stdout).toContain(
+      "resource 'broken' has a problem: credentials.password (set; not shown, it may be secret): must be a string; got a number",
     );
   } finally {
     step.broken = false;

@@ -34,6 +34,7 @@ describe("WwsMocks answer get and the functions", () => {
     const read = (await mocks.settled()).find((r) => r.name === "shared");
     expect(read?.outputs).toMatchObject({ workloadId: "db", type: "storage", phase: "Running", engine: "postgres" });
     expect(await valueOf(db.endpoint)).toBe("db.team.workloads.localhost:5432");
+    expect(await valueOf(db.engine)).toBe("postgres"); // the live spec field, typed
     expect(await valueOf(tpl.name)).toBe("base");
 
     expect((await wws.getWorkload({ workloadId: "web" })).status.endpoint).toBe("web.team.workloads.localhost:80");
@@ -46,6 +47,34 @@ describe("WwsMocks answer get and the functions", () => {
     expect((await wws.listTemplates()).map((t) => t.id)).toEqual(["tpl_1", "tpl_2", "tpl_3"]);
     expect((await wws.getWorkloadStatus({ workloadId: "db" })).phase).toBe("Running");
     expect((await wws.getFleetHosts()).regions.map((r) => r.name)).toEqual(["eu-central", "us-east"]);
+  });
+
+  // (`Pod.get`'s own `source` is secret by `additionalSecretOutputs`, which the engine applies and
+  // mocks do not: test/e2e/reads.test.ts proves it through the CLI.)
+  it("keeps a pod's source secret where it sits in every lookup's result, in both forms", async () => {
+    const repo = "https://x-access-token:tok-1@git.example/app.git";
+    const pod = { workloadId: "built", type: "pod", spec: { source: { repo } } };
+    const tplLive = {
+      id: "tpl_9",
+      name: "src",
+      kind: "pod",
+      config: { pod: { source: { repo } } },
+      createdAt: "2026-01-01T00:00:00Z",
+    };
+    const mocks = new WwsMocks({
+      config: { "wws:workspace": "team" },
+      live: { workloads: [pod], templates: [tplLive] },
+    });
+    await mocks.install();
+    const secretValue = async (o: unknown): Promise<[boolean, unknown]> => {
+      const out = o as pulumi.Output<unknown>;
+      return [await pulumi.isSecret(out), await valueOf(out)];
+    };
+    expect(await secretValue((await wws.getWorkload({ workloadId: "built" })).spec.source)).toEqual([true, { repo }]);
+    const [listed] = await valueOf(wws.listWorkloadsOutput({ kind: "pod" }));
+    expect(await secretValue(listed.spec.source)).toEqual([true, { repo }]);
+    const tpl = await wws.getTemplate({ templateId: "tpl_9" });
+    expect(await secretValue((tpl.config.pod as Record<string, unknown>).source)).toEqual([true, { repo }]);
   });
 
   it("fails a get of a missing id as preview does, naming the workspace and the id", async () => {

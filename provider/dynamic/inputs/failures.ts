@@ -4,7 +4,7 @@ import { reasonOf } from "./issue-text";
 import { closestName, fieldsAt } from "./suggest";
 import type { FieldTable } from "../../fields/declaration";
 import { TEMPLATE_FIELDS } from "../../fields/template-fields";
-import { WORKLOAD_FIELDS } from "../../fields/workload-fields";
+import { SECRET_SPEC_FIELDS, WORKLOAD_FIELDS } from "../../fields/workload-fields";
 
 /** One failed field of `check`, in the shape `pulumi.dynamic.CheckFailure` has. */
 export interface Failure {
@@ -19,26 +19,35 @@ export interface Failure {
  * (`credentials.password`) or no property at all, with the path in the reason. They are the
  * fields declared `secret` or `quiet` (provider/fields/), a workload's and a template's.
  */
-const QUIET_KEYS = new Set(
-  [WORKLOAD_FIELDS, TEMPLATE_FIELDS].flatMap((fields: FieldTable) =>
+const QUIET_KEYS = new Set([
+  ...[WORKLOAD_FIELDS, TEMPLATE_FIELDS].flatMap((fields: FieldTable) =>
     Object.keys(fields).filter((k) => fields[k].secret || fields[k].quiet),
   ),
-);
+  ...Object.keys(SECRET_SPEC_FIELDS),
+]);
 
-/** The fields declared secret, a workload's and a template's. */
-const SECRET_KEYS = new Set(
-  [WORKLOAD_FIELDS, TEMPLATE_FIELDS].flatMap((fields: FieldTable) =>
+/** The fields declared secret, a workload's and a template's, its spec fields' among them. */
+const SECRET_KEYS = new Set([
+  ...[WORKLOAD_FIELDS, TEMPLATE_FIELDS].flatMap((fields: FieldTable) =>
     Object.keys(fields).filter((k) => fields[k].secret),
   ),
-);
+  ...Object.keys(SECRET_SPEC_FIELDS),
+]);
 /** Names a value may be secret under, whatever field holds it (a template's config may carry a login). */
 const SECRET_NAME = /password|credential|secret|token|key/i;
+
+/**
+ * Whether the value at `path` may be secret: inside a field declared secret (at any depth: a
+ * template's `config.pod.source`), or under a name a secret goes by. Its value is never printed.
+ */
+export function mayBeSecret(path: ReadonlyArray<PropertyKey>): boolean {
+  return path.some((k) => SECRET_KEYS.has(String(k)) || SECRET_NAME.test(String(k)));
+}
 
 /** What the user gave at a nested path, for the reason: the value when safe to show, else what it is. */
 function givenAt(path: ReadonlyArray<PropertyKey>, value: unknown): string {
   if (value === undefined || value === null) return "not set";
-  const top = String(path[0]);
-  if (SECRET_KEYS.has(top) || path.some((k) => SECRET_NAME.test(String(k)))) return "set; not shown, it may be secret";
+  if (mayBeSecret(path)) return "set; not shown, it may be secret";
   if (typeof value === "number" || typeof value === "boolean") return `set to ${String(value)}`;
   if (typeof value === "string")
     return value.length <= 80 ? `set to ${JSON.stringify(value)}` : `set to a string of ${value.length} characters`;
@@ -88,6 +97,8 @@ interface IssueFilter {
   otherArguments?: readonly string[];
   /** The value validated: what a reason says was given. */
   input?: unknown;
+  /** Where the validated value sits in the inputs (a template's `config.pod`): the start of every failure's path. */
+  at?: readonly PropertyKey[];
 }
 
 /** "unknown field: …" for `key` at `parent`, with the closest allowed name when one is close. */
@@ -117,15 +128,16 @@ export function issuesToFailures(error: z.ZodError, filter: IssueFilter): Failur
       const top = path.length > 0 ? String(path[0]) : "";
       if (filter.unknownKeys.has(top) || filter.skipKeys?.has(top)) continue;
       if (issue.code === "custom" && anyUnknown) continue;
-      const given = path.length > 1 ? valueAt(filter.input, path) : undefined;
+      const given = valueAt(filter.input, path);
       if (filter.rename?.[top] !== undefined) path[0] = filter.rename[top];
-      let reason = reasonOf(issue, filter.schema, filter.input);
+      const shown = [...(filter.at ?? []), ...path];
+      let reason = reasonOf(issue, filter.schema, filter.input, mayBeSecret(shown));
       if (key !== undefined) {
         reason = unknownFieldReason(issue.path, key, filter);
       } else if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
         reason = "required: set it";
       }
-      failures.push(failureAt(path, reason, path.length > 1 ? nestedBag(path, given) : undefined));
+      failures.push(failureAt(shown, reason, shown.length > 1 ? nestedBag(shown, given) : undefined));
     }
   }
   return failures;

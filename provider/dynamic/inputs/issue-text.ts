@@ -36,11 +36,12 @@ function lengthRule(schemas: z.ZodType[]): string {
   return min <= 1 ? "must not be empty" : `must be at least ${min} characters long`;
 }
 
-/** What a value is, for "got …": numbers and booleans shown, text never (it may be a secret). */
-function describeValue(v: unknown): string {
+/** What a value is, for "got …": numbers and booleans shown unless `hidden` (it may be secret), text never. */
+function describeValue(v: unknown, hidden: boolean): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return `a list of ${v.length}`;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "number") return hidden ? "a number" : String(v);
+  if (typeof v === "boolean") return hidden ? "true or false" : String(v);
   if (typeof v === "string") return "a string";
   return typeof v === "object" ? "an object" : typeof v;
 }
@@ -56,13 +57,14 @@ const isDefaultMessage = (m: string): boolean => /^(Invalid|Too (small|big)|Expe
 
 /**
  * The reason of a failed field in a user's words: the allowed range or values, what was given
- * (never the text of a string: it may be a password), and so the fix. A message the schema sets
+ * (never the text of a string: it may be a password; nothing of a value that may be secret,
+ * `hidden`), and so the fix. A message the schema sets
  * itself (a quantity's format, a cross-field rule) is kept as it is.
  */
-export function reasonOf(issue: Issue, schema: z.ZodType | undefined, input: unknown): string {
+export function reasonOf(issue: Issue, schema: z.ZodType | undefined, input: unknown, hidden = false): string {
   if (!isDefaultMessage(issue.message)) return issue.message;
   const schemas = schema ? schemasAt(schema, issue.path) : [];
-  const got = `; got ${describeValue(valueAt(input, issue.path))}`;
+  const got = `; got ${describeValue(valueAt(input, issue.path), hidden)}`;
   switch (issue.code) {
     case "invalid_type": {
       if (issue.expected === "number" || issue.expected === "int")
@@ -85,7 +87,7 @@ export function reasonOf(issue: Issue, schema: z.ZodType | undefined, input: unk
     case "invalid_value": {
       // An enum's value is a word of a list, not a secret: shown when short.
       const v = valueAt(input, issue.path);
-      const given = typeof v === "string" && v.length <= 64 ? `; got "${v}"` : got;
+      const given = typeof v === "string" && v.length <= 64 && !hidden ? `; got "${v}"` : got;
       return `must be one of ${issue.values.map((x) => String(x)).join(", ")}${given}`;
     }
     case "invalid_union":

@@ -5,6 +5,7 @@ import {
   WorkloadType,
   configByteLength,
   jsonDepth,
+  specKeyOf,
   templatePasswordPaths,
 } from "../../../sdk";
 import { checkConnection } from "../service/check-connection";
@@ -13,8 +14,11 @@ import type { CheckOutcome } from "../types";
 import { resolveConnection, type ConnectionSources, type ResolvedConnection } from "../service/connection";
 import { failureAt, issuesToFailures, schemaFailures, type Failure } from "../inputs/failures";
 import { TEMPLATE_FIELDS, TEMPLATE_RULES } from "../../fields/template-fields";
+import { blueprintFields, blueprintSchema } from "../../fields/template-blueprint";
 import { PROVIDER_KEY, type Props } from "../inputs/props";
-import { containsUnknown } from "../inputs/unknown";
+import { containsUnknown, isUnknown } from "../inputs/unknown";
+
+const isPlainObject = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Keys of a template's property bag that are not fields of the create body. */
 const NOT_BODY = new Set<string>([
@@ -51,8 +55,32 @@ function configRules(kind: unknown, config: Props, unknownKeys: ReadonlySet<stri
 }
 
 /**
+ * The spec object of a template (`config.pod`, …), field by field, as its kind's class checks it
+ * (provider/fields/template-blueprint.ts), failures named from `config`. Its passwords are left
+ * out: they are refused apart. Fields whose value is not known yet are let through.
+ */
+function blueprintFailures(kind: unknown, config: Props): Failure[] {
+  if (isUnknown(kind) || !WorkloadType.safeParse(kind).success) return [];
+  const type = kind as WorkloadType;
+  const key = specKeyOf(type);
+  if (isUnknown(config[key]) || !isPlainObject(config[key])) return [];
+  // A copy without the passwords the service would strip.
+  const spec = structuredClone(config[key]);
+  for (const [top, ...path] of templatePasswordPaths(config)) {
+    if (top !== key) continue;
+    const parent = path.slice(0, -1).reduce<Props>((node, k) => node[k] as Props, spec);
+    delete parent[path[path.length - 1]];
+  }
+  const unknownKeys = new Set(Object.keys(spec).filter((k) => containsUnknown(spec[k])));
+  for (const k of unknownKeys) delete spec[k];
+  const schema = blueprintSchema(type);
+  return schemaFailures(schema, spec, { unknownKeys, knownFields: blueprintFields(type), schema, at: ["config", key] })
+    .failures;
+}
+
+/**
  * `check` of a template: the zod schema of the body, per field (with the 64 KB limit of the
- * serialized `config`); no password anywhere the service would strip one (a template is a
+ * serialized `config`); the fields of its spec object as its kind's class checks them; no password anywhere the service would strip one (a template is a
  * blueprint, credentials belong to the workload); the connection (`connection`: as the method
  * resolved it). `news`: the inputs out of their envelope (inputs/envelope.ts). Unknown values
  * (preview) are let through.
@@ -92,12 +120,13 @@ export function checkTemplate(
   }
 
   const config = news.config;
-  if (typeof config === "object" && config !== null && !Array.isArray(config)) {
-    if (!outcome.rulesRan && !unknownKeys.has("config"))
-      failures.push(...configRules(body.kind, config as Props, unknownKeys));
-    // The password walk recurses: only over a config of a depth the service accepts.
+  if (isPlainObject(config)) {
+    if (!outcome.rulesRan && !unknownKeys.has("config")) failures.push(...configRules(body.kind, config, unknownKeys));
+    // The password walk and the blueprint's check recurse: only over a config of a depth (and, for the check, a size) the service accepts.
     const walkable = jsonDepth(config, TEMPLATE_CONFIG_MAX_DEPTH) <= TEMPLATE_CONFIG_MAX_DEPTH;
-    for (const path of walkable ? templatePasswordPaths(config as Record<string, unknown>) : []) {
+    if (walkable && configByteLength(config) <= TEMPLATE_CONFIG_MAX_BYTES)
+      failures.push(...blueprintFailures(news.kind, config));
+    for (const path of walkable ? templatePasswordPaths(config) : []) {
       failures.push(
         failureAt(
           ["config", ...path],

@@ -139,7 +139,8 @@ describe("the workload field declaration", () => {
   });
 
   it("should keep the declared secret fields out of the class properties and every output", () => {
-    expect(WORKLOAD_RULES.secretKeys).toEqual(["apiKey", "credentials"]);
+    expect(WORKLOAD_RULES.secretKeys).toEqual(["apiKey", "credentials", "source"]);
+    expect(WORKLOAD_RULES.secretSpecKeys).toEqual(["source"]);
     for (const key of WORKLOAD_RULES.secretKeys) expect(WORKLOAD_RULES.properties.has(key)).toBe(false);
     expect(TEMPLATE_RULES.secretKeys).toEqual(["apiKey"]);
   });
