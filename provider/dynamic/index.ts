@@ -37,9 +37,7 @@ const context = createContext({
   progress: { engine: host?.log },
   deleteUrns,
   replaceTargets: host?.replaceTargets,
-  // "" in the host when the command names no stack: the project's selected one.
-  engineStack: host ? (host.stack ?? "") : undefined,
-  engineRefreshes: host?.refreshes,
+  recordedConfigCommand: host?.recordedConfigCommand,
 });
 
 /** Past this, the exit closes whatever the clients did not close themselves. */

@@ -150,6 +150,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       const { base, templateId } = locate(id, props);
       const resolved = resolveConnection(base, ctx.sources());
       return connected(resolved, secretsOf(base), async (conn) => {
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         let t: SavedTemplate;
         try {
           t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "read").call);
@@ -186,6 +188,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       const { base, templateId } = locate(id, props);
       const resolved = resolveConnection(base, ctx.sources());
       await connected(resolved, secretsOf(base), async (conn) => {
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         try {
           await ctx.client(conn).deleteTemplate(templateId, begin(ctx, base, "delete").call);
         } catch (err) {

@@ -19,7 +19,6 @@ import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { inputsOf, type Props } from "../inputs/props";
 import { sayWhereItStopped } from "../engine/stopped-here";
-import { recordedSettingsNote } from "../service/recorded-settings";
 import { openEnvelope } from "../inputs/envelope";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
@@ -159,18 +158,10 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
-        // A refresh's read has no URN: its note goes on the Stack row, naming the workload. Other
-        // reads (a `get` at each up, an import) are not a refresh's and ask nothing of the CLI.
-        const note = ctx.engineRefreshes
-          ? recordedSettingsNote("refresh", { stack: ctx.engineStack }, resolved, conn)
-          : undefined;
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         // Side by side: far from the service, one round trip per resource instead of two in a row.
-        const [status, spec, recordedNote] = await Promise.all([
-          client.findStatus(workloadId, call),
-          sharedSpec(client, call),
-          note,
-        ]);
-        if (recordedNote) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recordedNote}`);
+        const [status, spec] = await Promise.all([client.findStatus(workloadId, call), sharedSpec(client, call)]);
         if (status === undefined) {
           // A `get` (its first read: only a declared or read resource's state has a type) names what is missing.
           if (stored.identity.type === undefined)
@@ -254,32 +245,20 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
-        // Said beside the delete, not before it: the first one of a process asks the CLI.
-        const noted = recordedSettingsNote(
-          "delete",
-          { urn: ctx.deleteUrns.urnOf(id), stack: ctx.engineStack },
-          resolved,
-          conn,
-        ).then((recorded) => {
-          if (recorded)
-            ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));
-        });
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         const client = ctx.client(conn);
         const op = begin(stored, "delete");
-        try {
-          const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
-            () => false,
-            (err: unknown) => {
-              if (err instanceof NotFoundError) return true;
-              throw err;
-            },
-          );
-          // Gone means /status answers 404: only then is the id free for a replacement. The user
-          // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
-          if (!alreadyGone && stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
-        } finally {
-          await noted;
-        }
+        const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
+          () => false,
+          (err: unknown) => {
+            if (err instanceof NotFoundError) return true;
+            throw err;
+          },
+        );
+        // Gone means /status answers 404: only then is the id free for a replacement. The user
+        // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+        if (!alreadyGone && stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
       });
     },
   };
