@@ -9,6 +9,7 @@ import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
 import { requireNetworkSettings } from "./service/network";
 import { KeyNotes, type RecordedConfigCommand } from "./service/recorded-settings";
+import { MissingRecords } from "./service/missing-records";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
@@ -28,6 +29,8 @@ export interface ProviderContext {
   replaceTargets: ReplaceTargets;
   /** Which key a destroy or a refresh uses, said once per key on the Stack row (service/recorded-settings.ts). */
   keyNotes: KeyNotes;
+  /** What the stack records and its workspace no longer holds, said on the Stack row (service/missing-records.ts). */
+  missingRecords: MissingRecords;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   /** The CPUs and memory the deployment's new and grown VMs need, per placement scope. */
@@ -73,6 +76,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
   const cancellation = new AbortController();
   const unreachableGiveUpMs = options.waitTiming?.unreachableMs ?? options.client?.retry?.unreachableGiveUpMs;
   const clientOptions = { ...options.client, retry: { ...options.client?.retry, unreachableGiveUpMs } };
+  const progress = new ProgressReporter(options.progress);
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client({ connection }) {
@@ -88,11 +92,12 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
       }
       return client;
     },
-    progress: new ProgressReporter(options.progress),
+    progress,
     declarations: new Declarations(),
     deleteUrns: options.deleteUrns ?? new DeleteUrns(),
     replaceTargets: replaceTargets(options.replaceTargets ?? []),
     keyNotes: new KeyNotes(options.recordedConfigCommand),
+    missingRecords: new MissingRecords((text) => progress.delivered(text)),
     preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
     capacity: new CapacityPlan(),
     now: options.now ?? (() => Date.now()),

@@ -9,6 +9,7 @@ import { createContext } from "./context";
 import { DeleteUrns } from "./engine/deletes";
 import { connectHost, missingHooksWarning } from "./engine/host";
 import { echoOnce } from "./engine/thrown-once";
+import { sayBeforeClosing } from "./engine/closing";
 import { isDynamicProviderHost, watchEngine } from "./engine/watchdog";
 import { createTemplateProvider } from "./templates/provider";
 import { waitTimingFromEnv } from "./service/wait-env";
@@ -44,6 +45,8 @@ const context = createContext({
 const SHUTDOWN_GRACE_MS = 500;
 
 if (host) {
+  // What is said once every resource was checked (missing records), said before the engine closes the process.
+  sayBeforeClosing(() => context.missingRecords.flush());
   const warning = missingHooksWarning(host.hooks, { pulumi: pulumiVersion(), node: process.versions.node });
   if (warning) context.progress.note(`warning: ${warning}`);
   watchEngine({

@@ -5,7 +5,7 @@ import { resolveConnection, type Connection } from "../service/connection";
 import { connected } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
-import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
+import { classifyWorkloadChanges, diffOfChanges, notesOf, type WorkloadChanges } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { CredentialVault, loginOf } from "../credentials/digest";
@@ -21,6 +21,7 @@ import { inputsOf, type Props } from "../inputs/props";
 import { sayWhereItStopped } from "../engine/stopped-here";
 import { openEnvelope } from "../inputs/envelope";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
+import { considerRecordedWorkload, holdsWorkload } from "../service/missing-records";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
@@ -60,6 +61,13 @@ function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: 
     `which created or adopted it in this run: ${before} leaves the stack (id ${formatId(workspace, stored.identity.workloadId)}), ` +
     `and its workload is not deleted`
   );
+}
+
+/** Whether only settings changed, the base URL among them, and the service it names now does not hold the workload. */
+async function createsElsewhere(ctx: ManagedContext, changes: WorkloadChanges, news: Props): Promise<boolean> {
+  const onlySettings = changes.replaces.length === 0 && changes.updates.length === 0 && !changes.restart;
+  if (!onlySettings || !changes.local.includes("baseUrl")) return false;
+  return (await holdsWorkload(ctx, news)) === false;
 }
 
 /**
@@ -106,6 +114,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             // An import is the user's word, as `adopt` is: an existing id is what it asks for.
             const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
             if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, urn, asked, connection)));
+            if (failures.length === 0) await considerRecordedWorkload(ctx, olds, connection);
           }
           sayWhereItStopped(ctx.progress, failures, urn);
           const stored = loginOf(olds.credentials)?.digest;
@@ -121,8 +130,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const replacement = databaseReplacement(changes, olds, news);
       if (replacement && !replacement.allowed) throw replacement.error;
       if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(declared));
+      // A base URL changed to a service that does not hold the workload: the update creates it there.
+      const createsAt = (await createsElsewhere(ctx, changes, news)) ? declared.connection : undefined;
+      const where = createsAt && { workspace: String(createsAt.workspace), baseUrl: String(createsAt.baseUrl) };
       // The engine's detailed diff shows such a change as an update like any other: its rule says what it does.
-      for (const note of [...notesOf(changes), ...settingsOnlyNotes(changes)])
+      for (const note of [...notesOf(changes), ...settingsOnlyNotes(changes, where)])
         ctx.progress.note(`${describeWorkload(declared.identity)}: ${note}`, urnOf(declared));
       return diffOfChanges(changes, olds);
     },
@@ -194,6 +206,16 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const m = connectedTo(declared, conn);
         const workloadId = m.identity.workloadId;
         if (changes.updates.length === 0 && !changes.restart) {
+          // Another base URL, whose service does not hold the workload (its preview said so): created
+          // there, as declared. Its own status, read now: a spec read at check may be minutes old.
+          if (changes.local.includes("baseUrl")) {
+            const client = ctx.client(conn);
+            const op = begin(m, "update");
+            if ((await client.findStatus(workloadId, op.call)) === undefined) {
+              noteCreateSent(client, workloadId);
+              return { outs: await accepted.createAndAwait(client, id, m, op) };
+            }
+          }
           // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
           if (!m.options.waitForReady || recordedReady(stored.status, m.options))
             return { outs: writeWorkload(recorded(m, stored.status)) };
