@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import type { RunningService } from "../../server";
 import { WorkspaceClient } from "../../sdk";
-import { Pod } from "../../provider";
+import { Pod, Template } from "../../provider";
 import { startTestService } from "../support/service";
 import { ensureBuilt, newStack, type E2eStack } from "./harness";
 import { runOp, type OpOutcome } from "../reliability/cli-helpers";
@@ -43,6 +43,15 @@ async function phases(url: string): Promise<Record<string, string | undefined>> 
   }
 }
 
+async function templateNames(url: string): Promise<string[]> {
+  const client = new WorkspaceClient({ baseUrl: url, workspace: WORKSPACE, apiKey: KEY });
+  try {
+    return (await client.listTemplates()).map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
+
 describe("a workspace that lost what the stack records", () => {
   const services: RunningService[] = [];
   let s: E2eStack;
@@ -52,6 +61,7 @@ describe("a workspace that lost what the stack records", () => {
     s = await newStack({
       program: async () => {
         for (const id of IDS) new Pod(id, { workloadId: id, image: "nginx:1.27" });
+        new Template("lost-base", { name: "lost-base", kind: "browser", config: { browser: {} } });
       },
       config: {
         "wws:baseUrl": { value: services[0].url },
@@ -79,9 +89,17 @@ describe("a workspace that lost what the stack records", () => {
     const preview = await runOp(s.stack, "preview", OP_TIMEOUT_MS);
     expect(preview.error).toBe("");
     expect(diagnostics(preview, "no longer holds")).toEqual(["on the Stack row"]);
+    // Named in the order the engine checked them.
+    const named = new RegExp(
+      `workspace ${WORKSPACE} at ${url.replace(/\./g, "\\.")} no longer holds 3 workloads and templates this stack records: ([^(]+\\(tpl_[0-9a-f]+\\)[^(]*) \\(was`,
+    ).exec(preview.stdout.replace(/\s+/g, " "))?.[1];
+    expect(named?.split(", ").sort()).toEqual([
+      "pod lost-api",
+      "pod lost-web",
+      expect.stringMatching(/^template lost-base \(tpl_[0-9a-f]+\)$/),
+    ]);
     expect(preview.stdout.replace(/\s+/g, " ")).toContain(
-      `workspace ${WORKSPACE} at ${url} no longer holds 2 workloads this stack records: pod lost-web, pod lost-api ` +
-        "(was the service restarted without --data-dir, or were they deleted outside Pulumi?).",
+      "(was the service restarted without --data-dir, or were they deleted outside Pulumi?).",
     );
     expect(preview.stdout.replace(/\s+/g, " ")).toMatch(
       /Run `pulumi up --refresh`: its refresh drops them from the state and its update creates them again/,
@@ -90,6 +108,7 @@ describe("a workspace that lost what the stack records", () => {
     const refreshed = await s.stack.up({ refresh: true });
     expect(refreshed.summary.result).toBe("succeeded");
     expect(await phases(url)).toEqual({ "lost-web": "Running", "lost-api": "Running" });
+    expect(await templateNames(url)).toEqual(["lost-base"]);
     const clean = await runOp(s.stack, "preview", OP_TIMEOUT_MS);
     expect(diagnostics(clean, "no longer holds")).toEqual([]);
 
@@ -107,7 +126,7 @@ describe("a workspace that lost what the stack records", () => {
     const up = await runOp(s.stack, "up", OP_TIMEOUT_MS);
     expect(up.error).toBe("");
     expect(await phases(fresh)).toEqual({ "lost-web": "Running", "lost-api": "Running" });
-    const state = await s.resources();
+    const state = (await s.resources()).filter((r) => r.type.endsWith(":Pod"));
     expect(state.map((r) => [r.outputs?.baseUrl, r.outputs?.phase])).toEqual(IDS.map(() => [fresh, "Running"]));
   });
 });

@@ -31,14 +31,22 @@ interface Workspace {
   said: Set<string>;
 }
 
-/** The Stack row's warning for `missing` (`pod web`, …) of `workspace` at `baseUrl`. */
+/** `a workload`, `2 templates`, `3 workloads and templates`: what `missing` (`pod web`, `template base`) are. */
+function countOf(missing: readonly string[]): string {
+  const templates = missing.filter((m) => m.startsWith("template ")).length;
+  const noun = templates === 0 ? "workload" : templates === missing.length ? "template" : "workloads and templates";
+  if (missing.length === 1) return `a ${noun}`;
+  return `${missing.length} ${noun.endsWith("templates") ? noun : `${noun}s`}`;
+}
+
+/** The Stack row's warning for `missing` (`pod web`, `template base`, …) of `workspace` at `baseUrl`. */
 export function missingRecordsWarning(baseUrl: string, workspace: string, missing: readonly string[]): string {
   const n = missing.length;
   const named = missing.slice(0, NAMED_AT_MOST).join(", ");
   const rest = n > NAMED_AT_MOST ? ` and ${n - NAMED_AT_MOST} more` : "";
   const them = n === 1 ? "it" : "them";
   return (
-    `warning: workspace ${workspace} at ${baseUrl} no longer holds ${n === 1 ? "a workload" : `${n} workloads`} this stack records: ${named}${rest} ` +
+    `warning: workspace ${workspace} at ${baseUrl} no longer holds ${countOf(missing)} this stack records: ${named}${rest} ` +
     `(was the service restarted without --data-dir, or ${n === 1 ? "was it" : "were they"} deleted outside Pulumi?). ` +
     `Without --refresh, preview and up compare the program with the stack's state only: they plan no change for ${them}, and \`pulumi up\` creates nothing. ` +
     `Run \`pulumi up --refresh\`: its refresh drops ${them} from the state and its update creates ${them} again`
@@ -47,6 +55,8 @@ export function missingRecordsWarning(baseUrl: string, workspace: string, missin
 
 export class MissingRecords {
   private readonly workspaces = new Map<string, Workspace>();
+  /** The template ids of each workspace (by connection key), read once per process when a template is recorded. */
+  readonly templateIds = new Map<string, Promise<Set<string> | undefined>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -128,4 +138,36 @@ export async function holdsWorkload(ctx: ProviderContext, news: Props): Promise<
     () => undefined,
   );
   return spec && spec.workloads.some((w) => w.id === id);
+}
+
+/**
+ * `diff`'s part for a template (its id is an output, which `check`'s olds lack): the one `olds` records, when the connection `r` reaches the
+ * workspace it was recorded in and its templates (one `GET …/templates` per workspace and process,
+ * only when a template is recorded: the spec does not list templates) do not include it.
+ */
+export async function considerRecordedTemplate(
+  ctx: ProviderContext,
+  olds: Props,
+  r: ResolvedConnection,
+): Promise<void> {
+  const { baseUrl, workspace, templateId, name } = olds;
+  if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof templateId !== "string") return;
+  const reached = await reachService(ctx, r);
+  if (reached === undefined || "failure" in reached) return;
+  const { client, conn } = reached;
+  if (conn.workspace !== workspace || normalizedBaseUrl(conn.baseUrl) !== normalizedBaseUrl(baseUrl)) return;
+  const key = conn.connection.key;
+  let ids = ctx.missingRecords.templateIds.get(key);
+  if (ids === undefined) {
+    const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
+    ids = client.listTemplates(call).then(
+      (all) => new Set(all.map((t) => t.id)),
+      () => undefined,
+    );
+    ctx.missingRecords.templateIds.set(key, ids);
+  }
+  const held = await ids;
+  if (held === undefined) return;
+  const what = `template ${typeof name === "string" ? name : templateId} (${templateId})`;
+  ctx.missingRecords.consider(baseUrl, workspace, templateId, what, held);
 }

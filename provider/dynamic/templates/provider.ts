@@ -7,6 +7,7 @@ import {
   type WorkspaceClient,
 } from "../../../sdk";
 import { reachService } from "../service/check-live";
+import { considerRecordedTemplate } from "../service/missing-records";
 import { createTemplateOnce } from "../service/read-back";
 import { checkTemplate } from "./check";
 import { classifyTemplateChanges } from "./diff";
@@ -117,6 +118,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async diff(_id, olds, news) {
+      // The recorded template id is an output: `check` is not given it, `diff` is (its olds are the outputs).
+      await considerRecordedTemplate(ctx, olds, resolveConnection(news, ctx.sources())).catch(() => undefined);
       const { replaces, local } = classifyTemplateChanges(olds, news);
       for (const note of settingsOnlyNotes({ replaces, updates: [], restart: false, resumeWait: false, local }))
         ctx.progress.note(`template ${String(news.name)}: ${note}`);

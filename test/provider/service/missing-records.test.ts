@@ -31,6 +31,16 @@ describe("missingRecordsWarning", () => {
   });
 });
 
+describe("missingRecordsWarning's count", () => {
+  it.each([
+    [["template base (tpl_1)"], "a template this stack records"],
+    [["template a (tpl_1)", "template b (tpl_2)"], "2 templates this stack records"],
+    [["pod web", "template b (tpl_2)"], "2 workloads and templates this stack records"],
+  ])("should name %j as %s", (missing, says) => {
+    expect(missingRecordsWarning(URL, "demo", missing)).toContain(`no longer holds ${says}: ${missing.join(", ")} (`);
+  });
+});
+
 describe("MissingRecords", () => {
   it("should say every missing record of a workspace in one warning, each once, however often it is checked", async () => {
     const said: string[] = [];
