@@ -176,7 +176,12 @@ describe("a new team's first week through pulumi", () => {
       expect(said(p)).toMatch(
         /cannot reach the service at http:\/\/127\.0\.0\.1:\d+ \(from the stack config wws:baseUrl\)/,
       );
-      expect(said(p)).toMatch(/pulumi config set wws:baseUrl/);
+      expect(said(p)).toMatch(/pulumi config set wws:baseUrl http:\/\/127\.0\.0\.1:<port>/);
+      // Loopback: the local service's advice, once, and no https for this machine.
+      expect(said(p)).toMatch(
+        /check that the service runs on this machine at that port \(`npx wws-local --port \d+`\)/,
+      );
+      expect(said(p)).not.toMatch(/https|Check the base URL/);
       expect(p.ms).toBeLessThan(60_000);
       await expectRefusedWithoutChange(p, before);
     } finally {
