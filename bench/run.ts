@@ -16,6 +16,7 @@ import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./s
 import { addLatency, runLatency } from "./latency";
 import { addWatch, runWatchBench } from "./watch";
 import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
+import { addFloor, runFloor } from "./floor";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -32,7 +33,9 @@ import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
  * refresh and destroy of N new pods (200, or the first of `--pods`) with 0 and 100 ms added to each
  * answer (about 3 minutes: only with `--only=9`); 10. the drift watch (`pulumi-wws watch`): 200 pods in 2
  * stacks, 120 changes through the API, latency from the service's record to the finding; 11. the seed-only update: `pulumi up` of an
- * update of 10 pods against the full and the spec profile, side by side, and their ratio. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * update of 10 pods against the full and the spec profile, side by side, and their ratio; 12. refresh
+ * against the engine's floor: `pulumi refresh` of 200 pods and of 200 no-op dynamic resources, with
+ * `--floor-compare=DIR` another built checkout beside this one. Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -51,6 +54,8 @@ export interface BenchPlan {
   scale?: ScalePlan;
   /** Scenario 11 (on services with their own reconcile step, as a user runs them); undefined: skipped. */
   updateProfiles?: { pods: number; rounds: number };
+  /** Scenario 12; undefined: skipped. */
+  floor?: { resources: number; rounds: number };
 }
 
 /** About 30-35 s of measuring (plus the build): fits the 60 s of `--quick`. */
@@ -103,6 +108,7 @@ export const FULL_PLAN: BenchPlan = {
     fleetRuns: [...FLEET_VARIANTS],
   },
   updateProfiles: { pods: 10, rounds: 3 },
+  floor: { resources: 200, rounds: 3 },
 };
 
 export interface Args {
@@ -122,14 +128,16 @@ export interface Args {
   /** Which of the fleet's runs: `plain`, `skip` (no checkpoints), `lz4` (lz4 TOAST compression). */
   fleetRuns?: FleetVariant[];
   backends?: Backend[];
+  /** Scenario 12: other built checkouts measured beside this one (`--floor-compare=DIR`, repeatable). */
+  floorCompare?: string[];
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11, 12]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -145,6 +153,7 @@ export function parseArgs(argv: readonly string[]): Args {
     } else if (a === "--fleet=none") args.fleet = "none";
     else if (/^--fleet-runs=((plain|skip|lz4),?)+$/.test(a)) args.fleetRuns = a.slice(13).split(",") as FleetVariant[];
     else if (/^--backends=((file|postgres),?)+$/.test(a)) args.backends = a.slice(11).split(",") as Backend[];
+    else if (a.startsWith("--floor-compare=")) args.floorCompare = [...(args.floorCompare ?? []), a.slice(16)];
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Scenario 2 is counted in the rounds of scenario 1.
@@ -316,6 +325,12 @@ export async function main(argv: readonly string[]): Promise<string> {
   if (args.only.has(11)) {
     if (!plan.updateProfiles) progress("scenario 11: skipped: left out of --quick (about a minute and a half)");
     else addUpdateProfiles(report, await runUpdateProfiles({ ...plan.updateProfiles, progress }));
+  }
+
+  // Scenario 12: refresh of 200 pods against 200 no-op dynamic resources (left out of --quick: 6+ CLI runs).
+  if (args.only.has(12)) {
+    if (!plan.floor) progress("scenario 12: skipped: left out of --quick (about two minutes)");
+    else addFloor(report, await runFloor({ ...plan.floor, compare: args.floorCompare, progress }));
   }
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);

@@ -29,22 +29,43 @@ export class InvalidOptionError extends WwsError {
   }
 }
 
-/** No HTTP answer: connection refused or reset, DNS failure, TLS failure. */
+/** An answer whose status and headers came, and whose body was cut before its end. */
+export interface CutAnswer {
+  status: number;
+  /** Bytes of the body read before the cut. */
+  bytes: number;
+  /** The body's size as its Content-Length announced it, if it did. */
+  announced?: number;
+}
+
+/**
+ * No whole HTTP answer: connection refused or reset, DNS failure, TLS failure, no connection ready
+ * within the attempt's timeout (`beforeSend`), or an answer whose body was cut (`cut`).
+ */
 export class ConnectionError extends WwsError {
   constructor(
     operation: string,
-    /** True when the request provably never reached the server (connect refused, DNS failure). */
+    /** True when the request provably never reached the server (connect refused, DNS failure, a handshake that never ended). */
     readonly beforeSend: boolean,
     cause: unknown,
+    /** Set when the answer began and its body was cut: the service did answer, so the request reached it. */
+    readonly cut?: CutAnswer,
   ) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    const what = beforeSend ? "could not reach the service" : "the connection failed before an answer";
-    super(
-      "connection_failed",
-      `${operation} failed: ${what} (${why}). Check the base URL, the network and that the service is running.`,
-      { cause },
-    );
+    const what = beforeSend
+      ? "could not reach the service"
+      : cut
+        ? `the answer (HTTP ${cut.status}) was cut mid-body, after ${cut.bytes.toLocaleString("en-US")} bytes${cut.announced === undefined ? "" : ` of the ${cut.announced.toLocaleString("en-US")} announced`}`
+        : "the connection failed before an answer";
+    const check = cut
+      ? "Check the network between here and the service (a proxy or load balancer cutting answers) and the service's health."
+      : "Check the base URL, the network and that the service is running.";
+    super("connection_failed", `${operation} failed: ${what} (${why}). ${check}`, { cause });
+    this.failure = `${what} (${why})`;
   }
+
+  /** What happened, without the advice: for callers that give their own (`could not reach the service (connect ECONNREFUSED …)`). */
+  readonly failure: string;
 }
 
 /** One attempt took longer than its `timeoutMs`. */

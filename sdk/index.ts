@@ -130,7 +130,14 @@ export {
  */
 export { CONNECTION_SETTING_NAMES, connectionSettingProblem, type ConnectionSetting } from "./connection-check";
 export { normalizedBaseUrl } from "./connection";
-export { CA_CERTS_RULE, pemCertificates, plainHttpProblem, proxyProblem, resolveNetwork } from "./http/network";
+export {
+  CA_CERTS_RULE,
+  isLoopbackUrl,
+  pemCertificates,
+  plainHttpProblem,
+  proxyProblem,
+  resolveNetwork,
+} from "./http/network";
 export { collectSecrets, redact } from "./redact";
 export { outcomeUnknown } from "./retry-rules";
 export { FailureStreak } from "./failure-streak";

@@ -8,6 +8,8 @@ import { CapacityPlan } from "./service/capacity";
 import { ProgressReporter, type ProgressOptions } from "./engine/progress";
 import type { WaitSettings } from "./service/wait-env";
 import { requireNetworkSettings } from "./service/network";
+import { KeyNotes, type RecordedConfigCommand } from "./service/recorded-settings";
+import { MissingRecords } from "./service/missing-records";
 
 /** What the provider implementations need from their process; tests build their own. */
 export interface ProviderContext {
@@ -25,10 +27,10 @@ export interface ProviderContext {
   deleteUrns: DeleteUrns;
   /** The resources the running command asks to replace (`--replace`, `--target-replace`). */
   replaceTargets: ReplaceTargets;
-  /** The stack the running command names (`--stack`); "" for the project's selected stack; undefined outside the host. */
-  engineStack?: string;
-  /** Whether the running command refreshes (read by the host adapter): a read is then a refresh's. */
-  engineRefreshes?: boolean;
+  /** Which key a destroy or a refresh uses, said once per key on the Stack row (service/recorded-settings.ts). */
+  keyNotes: KeyNotes;
+  /** What the stack records and its workspace no longer holds, said on the Stack row (service/missing-records.ts). */
+  missingRecords: MissingRecords;
   /** The read-only checks of `check`, made once per connection (`key`). */
   preflight: Preflight;
   /** The CPUs and memory the deployment's new and grown VMs need, per placement scope. */
@@ -54,10 +56,8 @@ interface ContextOptions {
   deleteUrns?: DeleteUrns;
   /** URNs or globs, as `--replace` takes them: in the host, what the adapter read from the `pulumi` command line (engine/host.ts). @default none */
   replaceTargets?: readonly string[];
-  /** The stack the running command names, from the host adapter. */
-  engineStack?: string;
-  /** Whether the running command refreshes, from the host adapter. */
-  engineRefreshes?: boolean;
+  /** `destroy` or `refresh` when the running command is one that uses the recorded config, from the host adapter. */
+  recordedConfigCommand?: RecordedConfigCommand;
 }
 
 export interface ManagedContext extends ProviderContext {
@@ -76,6 +76,7 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
   const cancellation = new AbortController();
   const unreachableGiveUpMs = options.waitTiming?.unreachableMs ?? options.client?.retry?.unreachableGiveUpMs;
   const clientOptions = { ...options.client, retry: { ...options.client?.retry, unreachableGiveUpMs } };
+  const progress = new ProgressReporter(options.progress);
   return {
     sources: () => ({ config, env: options.env ?? process.env }),
     client({ connection }) {
@@ -91,12 +92,12 @@ export function createContext(options: ContextOptions = {}): ManagedContext {
       }
       return client;
     },
-    progress: new ProgressReporter(options.progress),
+    progress,
     declarations: new Declarations(),
     deleteUrns: options.deleteUrns ?? new DeleteUrns(),
     replaceTargets: replaceTargets(options.replaceTargets ?? []),
-    engineStack: options.engineStack,
-    engineRefreshes: options.engineRefreshes,
+    keyNotes: new KeyNotes(options.recordedConfigCommand),
+    missingRecords: new MissingRecords((text) => progress.delivered(text)),
     preflight: new Preflight(options.now ?? (() => Date.now()), cancellation.signal),
     capacity: new CapacityPlan(),
     now: options.now ?? (() => Date.now()),

@@ -9,6 +9,7 @@ import { createContext } from "./context";
 import { DeleteUrns } from "./engine/deletes";
 import { connectHost, missingHooksWarning } from "./engine/host";
 import { echoOnce } from "./engine/thrown-once";
+import { sayBeforeClosing } from "./engine/closing";
 import { isDynamicProviderHost, watchEngine } from "./engine/watchdog";
 import { createTemplateProvider } from "./templates/provider";
 import { waitTimingFromEnv } from "./service/wait-env";
@@ -37,15 +38,15 @@ const context = createContext({
   progress: { engine: host?.log },
   deleteUrns,
   replaceTargets: host?.replaceTargets,
-  // "" in the host when the command names no stack: the project's selected one.
-  engineStack: host ? (host.stack ?? "") : undefined,
-  engineRefreshes: host?.refreshes,
+  recordedConfigCommand: host?.recordedConfigCommand,
 });
 
 /** Past this, the exit closes whatever the clients did not close themselves. */
 const SHUTDOWN_GRACE_MS = 500;
 
 if (host) {
+  // What is said once every resource was checked (missing records), said before the engine closes the process.
+  sayBeforeClosing(() => context.missingRecords.flush());
   const warning = missingHooksWarning(host.hooks, { pulumi: pulumiVersion(), node: process.versions.node });
   if (warning) context.progress.note(`warning: ${warning}`);
   watchEngine({

@@ -6,6 +6,7 @@ import { isBeforeSend } from "../retry-rules";
 import { certificateErrorOf } from "./certificate";
 import { proxyErrorOf, type ProxyInUse } from "./proxy";
 import { readBodyText, ResponseTooLargeError } from "./response-size";
+import { watchWrites } from "./written";
 
 interface AttemptSpec {
   dispatcher: Dispatcher;
@@ -64,8 +65,12 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
     giveUp(signal?.reason);
   };
   signal?.addEventListener("abort", onAbort, { once: true });
+  // Whether undici began writing the request (connection, handshake and tunnel up); undefined when it cannot tell.
+  let written: boolean | undefined = false;
+  const dispatcher = watchWrites(spec.dispatcher, () => (written = true));
+  if (dispatcher === undefined) written = undefined;
   const exchange = (async (): Promise<RawResponse> => {
-    const res = await spec.dispatcher.request({
+    const res = await (dispatcher ?? spec.dispatcher).request({
       origin: spec.origin,
       method: spec.method as "GET",
       path: spec.path,
@@ -88,11 +93,19 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
     return await Promise.race([exchange, givenUp]);
   } catch (err) {
     if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
+    if (timedOut && written === false)
+      throw new ConnectionError(
+        spec.operation,
+        true,
+        new Error(
+          `timed out after ${spec.timeoutMs} ms before the request was sent: the connection, its TLS handshake or a proxy's tunnel did not complete`,
+        ),
+      );
     if (timedOut) throw new RequestTimeoutError(spec.operation, spec.timeoutMs);
-    if (err instanceof ResponseTooLargeError) throw err;
+    if (err instanceof ResponseTooLargeError || err instanceof ConnectionError) throw err;
     const refused = certificateErrorOf(spec.operation, err) ?? proxyErrorOf(spec.operation, err, spec.proxy);
     if (refused) throw refused;
-    throw new ConnectionError(spec.operation, isBeforeSend(err), err);
+    throw new ConnectionError(spec.operation, written === false || isBeforeSend(err), err);
   } finally {
     clock.clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);

@@ -71,6 +71,15 @@ function isLoopbackHost(hostname: string): boolean {
   return host === "::1" || host === "0:0:0:0:0:0:0:1";
 }
 
+/** Whether `url` (an absolute URL) names this machine: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** Node's CA certificates, `NODE_EXTRA_CA_CERTS` included: an explicit `ca` replaces them otherwise. */
 function defaultCaCertificates(): string[] {
   const get = (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates;

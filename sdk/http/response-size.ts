@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { WwsError } from "../errors";
+import { ConnectionError, WwsError } from "../errors";
 
 /**
  * The largest answer read by default. No answer of the contract comes near it: the largest are a
@@ -10,7 +10,22 @@ import { WwsError } from "../errors";
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024; // 32 MiB
 
-/** An answer's body was larger than `maxResponseBytes`: it was cut, not read. Final: the same request gets the same body. */
+/** `33,554,432 bytes (32 MiB)` */
+export function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  const short = mib >= 1 ? ` (${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB)` : "";
+  return `${bytes.toLocaleString("en-US")} bytes${short}`;
+}
+
+/** What raises the cap, in each place it is set. */
+export const MAX_RESPONSE_BYTES_SETTING =
+  "pulumi config set wws:maxResponseBytes <bytes> (or WWS_MAX_RESPONSE_BYTES; the SDK client's maxResponseBytes option)";
+
+/**
+ * An answer's body was larger than `maxResponseBytes`: it was cut, not read. Final: the same
+ * request gets the same body. A workspace's spec grows with its workloads (other key holders' too),
+ * so the message leads with the sizes and the setting, and only then doubts the base URL.
+ */
 export class ResponseTooLargeError extends WwsError {
   constructor(
     operation: string,
@@ -18,14 +33,15 @@ export class ResponseTooLargeError extends WwsError {
     /** The body's size as far as it was read, or as its Content-Length announced it. */
     readonly bytes: number,
     readonly limitBytes: number,
-    announced: boolean,
+    /** Whether `bytes` is the announced size (else the body is larger than `bytes`). */
+    readonly announced: boolean,
   ) {
-    const size = `${announced ? "" : "more than "}${bytes.toLocaleString("en-US")} bytes`;
+    const size = `${announced ? "" : "more than "}${formatBytes(bytes)}`;
     super(
       "response_too_large",
-      `${operation} failed: the answer (HTTP ${status}) is ${size}, over the limit of ${limitBytes.toLocaleString("en-US")} bytes, and was not read. ` +
-        `No answer of the service should be that large: check that the base URL is the service's. ` +
-        `The limit is the client's maxResponseBytes (the provider's wws:maxResponseBytes or WWS_MAX_RESPONSE_BYTES).`,
+      `${operation} failed: the answer (HTTP ${status}) is ${size}, over the answer-size cap of ${formatBytes(limitBytes)}, and was not read. ` +
+        `To read it, raise the cap above its size: ${MAX_RESPONSE_BYTES_SETTING}. ` +
+        `A workspace's spec grows with its workloads; an answer this large from anything else means the base URL is not the service's.`,
     );
   }
 }
@@ -45,13 +61,23 @@ export async function readBodyText(
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) {
-      body.destroy();
-      throw new ResponseTooLargeError(operation, status, limitBytes, limitBytes, false);
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limitBytes) {
+        body.destroy();
+        throw new ResponseTooLargeError(operation, status, limitBytes, limitBytes, false);
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (err) {
+    if (err instanceof WwsError) throw err;
+    // The answer began: what failed is its body, cut after `size` bytes.
+    throw new ConnectionError(operation, false, err, {
+      status,
+      bytes: size,
+      announced: Number.isFinite(announced) ? announced : undefined,
+    });
   }
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -143,6 +143,7 @@ const SDK_FOR_PROVIDER = [
   "CA_CERTS_RULE",
   "pemCertificates",
   "plainHttpProblem",
+  "isLoopbackUrl",
   "proxyProblem",
   "resolveNetwork",
   "collectSecrets",

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { ROOT, password, serviceForFile } from "../e2e/harness";
 import { closedPort } from "../support/ports";
 import { errorLines, fileProgramStack, runOp, type OpOutcome } from "./cli-helpers";
+import { keyFingerprint } from "../../provider/dynamic/service/recorded-settings";
 
 jest.setTimeout(180_000);
 const OP_TIMEOUT_MS = 120_000;
@@ -175,7 +176,12 @@ describe("a new team's first week through pulumi", () => {
       expect(said(p)).toMatch(
         /cannot reach the service at http:\/\/127\.0\.0\.1:\d+ \(from the stack config wws:baseUrl\)/,
       );
-      expect(said(p)).toMatch(/pulumi config set wws:baseUrl/);
+      expect(said(p)).toMatch(/pulumi config set wws:baseUrl http:\/\/127\.0\.0\.1:<port>/);
+      // Loopback: the local service's advice, once, and no https for this machine.
+      expect(said(p)).toMatch(
+        /check that the service runs on this machine at that port \(`npx wws-local --port \d+`\)/,
+      );
+      expect(said(p)).not.toMatch(/https|Check the base URL/);
       expect(p.ms).toBeLessThan(60_000);
       await expectRefusedWithoutChange(p, before);
     } finally {
@@ -218,18 +224,32 @@ describe("a new team's first week through pulumi", () => {
     });
   });
 
-  it("should say on a refresh and a destroy that they use the key the last up recorded when the stack config now gives another", async () => {
+  it("should say once on a refresh and a destroy which key they use, by its fingerprint, when the stack config now gives another", async () => {
     await setConfig("wws:apiKey", `${ws.apiKey}-not-this-one`, true);
+    const recorded = keyFingerprint(ws.apiKey);
+    // The engine's diagnostics (the CLI prints each on its row and again under Diagnostics).
+    const notes = (o: OpOutcome, command: string): string[] =>
+      o.events
+        .map((e) => (JSON.parse(e) as { diagnosticEvent?: { message: string; urn?: string } }).diagnosticEvent)
+        .filter((d) => d?.message.includes(`this ${command} uses the API key`))
+        // No URN: the engine shows it on the Stack row.
+        .map((d) => (d!.urn ? `on ${d!.urn}` : "on the Stack row"));
     try {
       const refresh = await runOp(file.stack, "refresh", OP_TIMEOUT_MS);
       expect(refresh.ok).toBe(true); // the engine's choice, as for destroy
-      expect(refresh.stdout).toMatch(
-        /this refresh uses the API key \(wws:apiKey\) recorded at the last `pulumi up`; the stack config now gives another\. To act with the current one, run `pulumi up` first .*then refresh/,
+      // Once for the whole refresh (3 resources), on the Stack row, naming the recorded key by its fingerprint.
+      expect(notes(refresh, "refresh")).toEqual(["on the Stack row"]);
+      expect(refresh.stdout.replace(/\s+/g, " ")).toContain(
+        `this refresh uses the API key ${recorded} (the stack config wws:apiKey as recorded at the last \`pulumi up\``,
       );
+      expect(refresh.stdout).not.toContain(keyFingerprint(`${ws.apiKey}-not-this-one`));
       const destroy = await runOp(file.stack, "destroy", OP_TIMEOUT_MS);
       expect(destroy.ok).toBe(true); // the engine's choice: the provider is configured with the recorded config
-      expect(destroy.stdout).toMatch(
-        /this delete uses the API key \(wws:apiKey\) recorded at the last `pulumi up`; the stack config now gives another\. To act with the current one, run `pulumi up` first/,
+      expect(notes(destroy, "destroy")).toEqual(["on the Stack row"]);
+      expect(destroy.stdout.replace(/\s+/g, " ")).toMatch(
+        new RegExp(
+          `this destroy uses the API key ${recorded} .*To use the config's current key, run \`pulumi up\` first`,
+        ),
       );
       const left = (await service.client(ws.name).getSpec()).workloads.map((w) => w.id);
       expect(left.filter((id) => id === "db" || id === "web")).toEqual([]); // "legacy" is another owner's

@@ -40,7 +40,8 @@ const SAYS: Record<string, RegExp> = {
     /is rate limiting \(HTTP 429\) and asks to wait an hour or more \(Retry-After\), longer than the 20 s/,
   "service 500-forever": /failed the connection check .* with HTTP 500 for \d+(\.\d)? s/,
   "service malformed-json": /answered, but not as the Workspace Workload Service does/,
-  "service 50mb-body": /is 52,428,800 bytes, over the limit of 33,554,432 bytes/,
+  "service 50mb-body":
+    /is 52,428,800 bytes \(50 MiB\), over the answer-size cap of 33,554,432 bytes \(32 MiB\).*wws:maxResponseBytes/,
   "proxy refuse": /the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\) could not be reached/,
   "proxy accept-close": /the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\) failed before the tunnel \(CONNECT\)/,
   "proxy accept-stall": /through the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\): .*timed out/,

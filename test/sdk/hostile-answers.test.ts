@@ -56,11 +56,11 @@ describe("readBodyText", () => {
   it("should read a body up to the limit, and refuse one announced or read past it, naming both sizes", async () => {
     await expect(readBodyText(body(["{", "}"]), "2", 1024, op, 200)).resolves.toBe("{}");
     await expect(readBodyText(body(["x"]), "52428800", 1024, op, 200)).rejects.toThrow(
-      "the answer (HTTP 200) is 52,428,800 bytes, over the limit of 1,024 bytes",
+      "the answer (HTTP 200) is 52,428,800 bytes (50 MiB), over the answer-size cap of 1,024 bytes",
     );
     const err = await readBodyText(body(Array(3).fill("x".repeat(600))), undefined, 1024, op, 200).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseTooLargeError);
-    expect(err.message).toContain("is more than 1,024 bytes, over the limit of 1,024 bytes");
+    expect(err.message).toContain("is more than 1,024 bytes, over the answer-size cap of 1,024 bytes");
     expect(isTransientFailure(err)).toBe(false);
   });
 });

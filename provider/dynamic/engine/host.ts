@@ -3,6 +3,7 @@ import type { DeleteUrns } from "./deletes";
 import { connectEngineLog, type EngineLog } from "./log";
 import { engineArgv, replaceTargetsOf } from "./replace-targets";
 import { dropHostEchoes } from "./thrown-once";
+import type { RecordedConfigCommand } from "../service/recorded-settings";
 
 /**
  * The one place the provider learns from the dynamic provider host what its interface (check, diff,
@@ -39,10 +40,8 @@ interface HostConnection {
   log: EngineLog | undefined;
   /** What the running command asks to replace (`--replace`, `--target-replace`), as it names them. */
   replaceTargets: string[];
-  /** The stack the running command names (`--stack`, `-s`), when it names one. */
-  stack: string | undefined;
-  /** Whether the running command refreshes (`pulumi refresh`, or `--refresh`/`-r` of up or preview). */
-  refreshes: boolean;
+  /** `destroy` or `refresh` when the running command is one that configures the provider with the recorded config. */
+  recordedConfigCommand: RecordedConfigCommand | undefined;
   /** Each hook and whether it is in place. */
   hooks: Readonly<Record<HostHook, boolean>>;
 }
@@ -72,22 +71,22 @@ export function connectHost(options: HostOptions): HostConnection {
   return {
     log,
     replaceTargets: replaceTargetsOf(argv),
-    stack: stackOf(argv),
-    refreshes: argv.some((a) => a === "refresh" || a === "-r" || /^--refresh(=true)?$/.test(a)),
+    recordedConfigCommand: recordedConfigCommandOf(argv),
     hooks: Object.freeze(hooks),
   };
 }
 
-/** The value of `--stack` or `-s` in `argv` (`--flag value` or `--flag=value`). */
-export function stackOf(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") break;
-    if ((arg === "--stack" || arg === "-s") && i + 1 < argv.length) return argv[i + 1];
-    const joined = /^(?:--stack|-s)=(.+)$/.exec(arg);
-    if (joined) return joined[1];
-  }
-  return undefined;
+const DEPLOYMENT_COMMANDS = ["up", "update", "preview", "refresh", "destroy", "import", "watch"];
+
+/**
+ * `destroy` or `refresh` when `argv` (the `pulumi` process's) runs one without the program: the
+ * engine then configures the provider with the stack config recorded at the last `up`.
+ */
+export function recordedConfigCommandOf(argv: readonly string[]): RecordedConfigCommand | undefined {
+  // The first word that is a deployment command (a global flag's value, such as `--cwd dir`, may come before it).
+  const command = argv.slice(1).find((a) => DEPLOYMENT_COMMANDS.includes(a));
+  if (argv.includes("--run-program") || argv.includes("--run-program=true")) return undefined;
+  return command === "destroy" || command === "refresh" ? command : undefined;
 }
 
 /** The Stack row's warning for the hooks not in place, naming the versions and what each costs; undefined when all are. */

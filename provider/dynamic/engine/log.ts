@@ -13,8 +13,8 @@ export interface EngineLog {
    * Diagnostics. Resolves once the engine has it: the statuses of one row arrive in order.
    */
   status(urn: string | undefined, text: string): Promise<void>;
-  /** A diagnostic of `urn` (the Stack's when undefined), kept under Diagnostics. */
-  diagnostic(urn: string | undefined, severity: "info" | "warning", text: string): void;
+  /** A diagnostic of `urn` (the Stack's when undefined), kept under Diagnostics. Resolves once the engine has it. */
+  diagnostic(urn: string | undefined, severity: "info" | "warning", text: string): Promise<void>;
   close(): void;
 }
 
@@ -80,7 +80,7 @@ export function connectEngineLog(address: string): EngineLog | undefined {
       return next;
     },
     diagnostic: (urn, severity, text) =>
-      void send(urn, severity === "warning" ? proto.LogSeverity.WARNING : proto.LogSeverity.INFO, text, false),
+      send(urn, severity === "warning" ? proto.LogSeverity.WARNING : proto.LogSeverity.INFO, text, false),
     close: () => client.close(),
   };
 }

@@ -123,9 +123,14 @@ export class ProgressReporter {
    * planned change does): a warning when `text` starts with `warning: `. `urn`: the resource's.
    */
   note(text: string, urn?: string): void {
-    if (!this.engine) return this.line(text);
+    void this.delivered(text, urn);
+  }
+
+  /** `note`, resolving once the engine has it (or the line is written): for what is said as the process ends. */
+  delivered(text: string, urn?: string): Promise<void> {
+    if (!this.engine) return Promise.resolve(this.line(text));
     const warning = text.startsWith("warning: ");
-    this.engine.diagnostic(urn, warning ? "warning" : "info", warning ? text.slice("warning: ".length) : text);
+    return this.engine.diagnostic(urn, warning ? "warning" : "info", warning ? text.slice("warning: ".length) : text);
   }
 
   /** Progress that is stale once replaced (a call retrying): the resource's row, or a line. */

@@ -16,6 +16,7 @@ import {
   UnavailableError,
   proxyFor,
   formatDuration,
+  isLoopbackUrl,
   MAX_RETRY_AFTER_MS,
   type FleetHosts,
   type ProxyInUse,
@@ -36,6 +37,17 @@ export const PREFLIGHT_BUDGET_MS = 20 * 1000; // 20 s
 const ATTEMPT_TIMEOUT_MS = 10 * 1000; // 10 s
 /** Connections refused or reset this long: nothing answers there (a throttled service does answer). */
 const UNREACHABLE_AFTER_MS = 4 * 1000; // 4 s
+/**
+ * The same on this machine, where a refused connection is the kernel's word that nothing listens on
+ * the port, not a network's passing trouble: a second look covers a local service just starting.
+ */
+const LOOPBACK_UNREACHABLE_AFTER_MS = 500; // 0.5 s
+
+/** The port of `url`, its scheme's default when it names none. */
+function portOf(url: string): string {
+  const u = new URL(url);
+  return u.port || (u.protocol === "https:" ? "443" : "80");
+}
 
 /** `(from the stack config wws:apiKey)` */
 function origin(field: ConnectionField, r: ResolvedConnection): string {
@@ -70,7 +82,11 @@ function connectionFailure(
 ): Failure | undefined {
   const cause = rootOf(err);
   const at = `the service at ${conn.baseUrl}${origin("baseUrl", r)}`;
-  const fixUrl = `check the base URL and that the service runs. ${settingSource("baseUrl", r).fix("the base URL")}`;
+  const local = isLoopbackUrl(conn.baseUrl);
+  const fixUrl = local
+    ? // This machine: no https (plain HTTP is fine on loopback), and the local service's own command.
+      `check that the service runs on this machine at that port (\`npx wws-local --port ${portOf(conn.baseUrl)}\`), or point the base URL at where it runs. ${settingSource("baseUrl", r).fix("the base URL").replace("https://…", `http://127.0.0.1:<port>`)}`
+    : `check the base URL and that the service runs. ${settingSource("baseUrl", r).fix("the base URL")}`;
   const key = settingSource("apiKey", r);
   const sent = trail.reached ? "Reads were sent (the connection check's GET) and no change was" : "Nothing was sent";
   const check = `the connection check (GET ${conn.baseUrl.replace(/\/$/, "")}/v1/tenants/${conn.workspace}/spec)`;
@@ -95,13 +111,19 @@ function connectionFailure(
     return failureAt(["baseUrl"], `cannot reach ${at}: ${clauseOf(cause)}. Nothing was sent to the service`);
   if (cause instanceof ConnectionError || cause instanceof RequestTimeoutError) {
     const via = trail.proxy ? ` through the proxy ${trail.proxy.url} (from ${trail.proxy.setting})` : "";
-    return failureAt(["baseUrl"], `cannot reach ${at}${via}: ${clauseOf(cause)}. ${sent}; ${fixUrl}`);
+    // What happened, once; the advice is this check's own (the SDK's would say it a second time).
+    const what =
+      cause instanceof ConnectionError ? cause.failure : `timed out after ${formatDuration(cause.timeoutMs)}`;
+    if (cause instanceof ConnectionError && cause.cut)
+      return failureAt(
+        ["baseUrl"],
+        `${at} answered ${check}, but ${what}. ${sent}; run the preview again, and if it persists check the network between here and the service`,
+      );
+    return failureAt(["baseUrl"], `cannot reach ${at}${via}: ${what}. ${sent}; ${fixUrl}`);
   }
+  // Not the base URL's fault as such: a workspace's spec grows with every key holder's workloads.
   if (cause instanceof ResponseTooLargeError)
-    return failureAt(
-      ["baseUrl"],
-      `${at} answered ${check} with ${clauseOf(cause).replace(/^.*? failed: the answer/, "an answer")}`,
-    );
+    return { property: "", reason: `${at} answered ${check}: ${clauseOf(cause).replace(/^.*? failed: /, "")}` };
   if (cause instanceof ResponseValidationError)
     return failureAt(["baseUrl"], `${at} answered, but not as the Workspace Workload Service does: ${fixUrl}`);
   if (cause instanceof RateLimitedError || cause instanceof UnavailableError) {
@@ -162,7 +184,9 @@ export class Preflight {
         signal: this.cancelled ? AbortSignal.any([giveUp.signal, this.cancelled]) : giveUp.signal,
         onRetry: (n: RetryNotice) => {
           if (!neverReached(n.error)) trail.reached = true;
-          if (!(n.error instanceof ConnectionError) || n.elapsedMs < UNREACHABLE_AFTER_MS) return;
+          const after =
+            isLoopbackUrl(conn.baseUrl) && neverReached(n.error) ? LOOPBACK_UNREACHABLE_AFTER_MS : UNREACHABLE_AFTER_MS;
+          if (!(n.error instanceof ConnectionError) || n.elapsedMs < after) return;
           unreachable = n.error;
           giveUp.abort();
         },

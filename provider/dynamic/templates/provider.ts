@@ -7,6 +7,7 @@ import {
   type WorkspaceClient,
 } from "../../../sdk";
 import { reachService } from "../service/check-live";
+import { considerRecordedTemplate } from "../service/missing-records";
 import { createTemplateOnce } from "../service/read-back";
 import { checkTemplate } from "./check";
 import { classifyTemplateChanges } from "./diff";
@@ -117,6 +118,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async diff(_id, olds, news) {
+      // The recorded template id is an output: `check` is not given it, `diff` is (its olds are the outputs).
+      await considerRecordedTemplate(ctx, olds, resolveConnection(news, ctx.sources())).catch(() => undefined);
       const { replaces, local } = classifyTemplateChanges(olds, news);
       for (const note of settingsOnlyNotes({ replaces, updates: [], restart: false, resumeWait: false, local }))
         ctx.progress.note(`template ${String(news.name)}: ${note}`);
@@ -150,6 +153,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       const { base, templateId } = locate(id, props);
       const resolved = resolveConnection(base, ctx.sources());
       return connected(resolved, secretsOf(base), async (conn) => {
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         let t: SavedTemplate;
         try {
           t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "read").call);
@@ -186,6 +191,8 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
       const { base, templateId } = locate(id, props);
       const resolved = resolveConnection(base, ctx.sources());
       await connected(resolved, secretsOf(base), async (conn) => {
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         try {
           await ctx.client(conn).deleteTemplate(templateId, begin(ctx, base, "delete").call);
         } catch (err) {

@@ -5,7 +5,7 @@ import { resolveConnection, type Connection } from "../service/connection";
 import { connected } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
-import { classifyWorkloadChanges, diffOfChanges, notesOf } from "./diff";
+import { classifyWorkloadChanges, diffOfChanges, notesOf, type WorkloadChanges } from "./diff";
 import { guarded, secretsOf } from "../credentials/redacted-errors";
 import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { CredentialVault, loginOf } from "../credentials/digest";
@@ -19,9 +19,9 @@ import { noteCreateSent } from "../service/taken-id";
 import { recorded, recordedReady, restartsOutsidePulumi } from "./recorded-status";
 import { inputsOf, type Props } from "../inputs/props";
 import { sayWhereItStopped } from "../engine/stopped-here";
-import { recordedSettingsNote } from "../service/recorded-settings";
 import { openEnvelope } from "../inputs/envelope";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
+import { considerRecordedWorkload, holdsWorkload } from "../service/missing-records";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";
@@ -62,6 +62,13 @@ function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: 
     `which created or adopted it in this run: ${before} leaves the stack (id ${formatId(workspace, stored.identity.workloadId)}), ` +
     `and its workload is not deleted`
   );
+}
+
+/** Whether only settings changed, the base URL among them, and the service it names now does not hold the workload. */
+async function createsElsewhere(ctx: ManagedContext, changes: WorkloadChanges, news: Props): Promise<boolean> {
+  const onlySettings = changes.replaces.length === 0 && changes.updates.length === 0 && !changes.restart;
+  if (!onlySettings || !changes.local.includes("baseUrl")) return false;
+  return (await holdsWorkload(ctx, news)) === false;
 }
 
 /**
@@ -108,6 +115,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
             // An import is the user's word, as `adopt` is: an existing id is what it asks for.
             const asked = imported.importing ? { ...inputs, adopt: true } : inputs;
             if (failures.length === 0) failures.push(...(await checkAgainstService(ctx, olds, urn, asked, connection)));
+            if (failures.length === 0) await considerRecordedWorkload(ctx, olds, connection);
           }
           sayWhereItStopped(ctx.progress, failures, urn);
           const stored = loginOf(olds.credentials)?.digest;
@@ -123,8 +131,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const replacement = databaseReplacement(changes, olds, news);
       if (replacement && !replacement.allowed) throw replacement.error;
       if (replacement?.allowed) ctx.progress.note(replacement.warning, urnOf(declared));
+      // A base URL changed to a service that does not hold the workload: the update creates it there.
+      const createsAt = (await createsElsewhere(ctx, changes, news)) ? declared.connection : undefined;
+      const where = createsAt && { workspace: String(createsAt.workspace), baseUrl: String(createsAt.baseUrl) };
       // The engine's detailed diff shows such a change as an update like any other: its rule says what it does.
-      for (const note of [...notesOf(changes), ...settingsOnlyNotes(changes)])
+      for (const note of [...notesOf(changes), ...settingsOnlyNotes(changes, where)])
         ctx.progress.note(`${describeWorkload(declared.identity)}: ${note}`, urnOf(declared));
       return diffOfChanges(changes, olds);
     },
@@ -160,18 +171,10 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const client = ctx.client(conn);
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
-        // A refresh's read has no URN: its note goes on the Stack row, naming the workload. Other
-        // reads (a `get` at each up, an import) are not a refresh's and ask nothing of the CLI.
-        const note = ctx.engineRefreshes
-          ? recordedSettingsNote("refresh", { stack: ctx.engineStack }, resolved, conn)
-          : undefined;
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         // Side by side: far from the service, one round trip per resource instead of two in a row.
-        const [status, spec, recordedNote] = await Promise.all([
-          client.findStatus(workloadId, call),
-          sharedSpec(client, call),
-          note,
-        ]);
-        if (recordedNote) ctx.progress.note(`${describeWorkload(stored.identity)}: ${recordedNote}`);
+        const [status, spec] = await Promise.all([client.findStatus(workloadId, call), sharedSpec(client, call)]);
         if (status === undefined) {
           // A `get` (its first read: only a declared or read resource's state has a type) names what is missing.
           if (stored.identity.type === undefined)
@@ -204,6 +207,16 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
         const m = connectedTo(declared, conn);
         const workloadId = m.identity.workloadId;
         if (changes.updates.length === 0 && !changes.restart) {
+          // Another base URL, whose service does not hold the workload (its preview said so): created
+          // there, as declared. Its own status, read now: a spec read at check may be minutes old.
+          if (changes.local.includes("baseUrl")) {
+            const client = ctx.client(conn);
+            const op = begin(m, "update");
+            if ((await client.findStatus(workloadId, op.call)) === undefined) {
+              noteCreateSent(client, workloadId);
+              return { outs: await accepted.createAndAwait(client, id, m, op) };
+            }
+          }
           // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
           if (!m.options.waitForReady || recordedReady(stored.status, m.options))
             return { outs: writeWorkload(recorded(m, stored.status)) };
@@ -256,32 +269,20 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           return;
         }
         await refuseReplacementWithoutRoom(ctx, conn, id, props);
-        // Said beside the delete, not before it: the first one of a process asks the CLI.
-        const noted = recordedSettingsNote(
-          "delete",
-          { urn: ctx.deleteUrns.urnOf(id), stack: ctx.engineStack },
-          resolved,
-          conn,
-        ).then((recorded) => {
-          if (recorded)
-            ctx.progress.note(`${describeWorkload(stored.identity)}: ${recorded}`, ctx.deleteUrns.urnOf(id));
-        });
+        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
+        if (keyNote) ctx.progress.note(keyNote);
         const client = ctx.client(conn);
         const op = begin(stored, "delete");
-        try {
-          const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
-            () => false,
-            (err: unknown) => {
-              if (err instanceof NotFoundError) return true;
-              throw err;
-            },
-          );
-          // Gone means /status answers 404: only then is the id free for a replacement. The user
-          // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
-          if (!alreadyGone && stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
-        } finally {
-          await noted;
-        }
+        const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
+          () => false,
+          (err: unknown) => {
+            if (err instanceof NotFoundError) return true;
+            throw err;
+          },
+        );
+        // Gone means /status answers 404: only then is the id free for a replacement. The user
+        // may skip that wait (`waitForDeletion: false`), pulumi-kubernetes' skipAwait for deletes.
+        if (!alreadyGone && stored.options.waitForDeletion) await awaitWorkload(ctx, client, stored, "gone", op);
       });
     },
   };

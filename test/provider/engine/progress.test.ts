@@ -95,7 +95,7 @@ describe("ProgressReporter on the engine's log", () => {
       sent,
       log: {
         status: async (urn, text) => void sent.push({ kind: "status", urn, text }),
-        diagnostic: (urn, severity, text) => void sent.push({ kind: severity, urn, text }),
+        diagnostic: async (urn, severity, text) => void sent.push({ kind: severity, urn, text }),
         close: () => undefined,
       },
     };

@@ -76,14 +76,23 @@ describe("a rejected key or an unreachable URL at preview", () => {
       for (const key of [REVOKED, OTHER_KEY]) expect(text).not.toContain(key);
   });
 
-  it("should name the argument an unreachable base URL came from, in one sentence each", async () => {
-    const url = `http://127.0.0.1:${await closedPort()}`;
+  it("should name the argument an unreachable loopback URL came from, in a second, its advice once and without https", async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const started = Date.now();
     const said = await checkReasons(providerWith({ env: h.env }).workload, { baseUrl: url });
+    const tookMs = Date.now() - started;
     expect(said).toMatch(
       new RegExp(
-        `cannot reach the service at ${url.replace(/\./g, "\\.")} \\(from the \`baseUrl\` argument of the resource or of its Workspace\\): .*Nothing was sent; check the base URL and that the service runs\\. Set the base URL where the program takes that argument from`,
+        `^baseUrl: cannot reach the service at ${url.replace(/\./g, "\\.")} \\(from the \`baseUrl\` argument of the resource or of its Workspace\\): ` +
+          `could not reach the service \\((?:Error: )?connect ECONNREFUSED [^)]*\\)\\. Nothing was sent; check that the service runs on this machine at that port \\(\`npx wws-local --port ${port}\`\\), ` +
+          `or point the base URL at where it runs\\. Set the base URL where the program takes that argument from \\(a stack config value it reads: \`pulumi config set <its name> http://127\\.0\\.0\\.1:<port>\`\\)$`,
       ),
     );
+    // Nothing listens on a port of this machine: the kernel said so; no retrying for seconds.
+    expect(tookMs).toBeLessThan(4000);
+    expect(said.match(/check/gi)).toHaveLength(1);
+    expect(said).not.toMatch(/https|Check the base URL/);
     expect(said).not.toContain("..");
     expect(said).not.toMatch(/wws:baseUrl|WWS_BASE_URL/);
   });
