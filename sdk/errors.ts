@@ -1,4 +1,7 @@
+import { connectionFailureText, type CutAnswer } from "./connection-failure";
 import { describeDetails, type ErrorDetail, type WorkloadStatus } from "./schemas";
+
+export type { CutAnswer };
 
 /**
  * Every failure the SDK reports. Each class is one failure a caller can act on and has a stable
@@ -29,15 +32,6 @@ export class InvalidOptionError extends WwsError {
   }
 }
 
-/** An answer whose status and headers came, and whose body was cut before its end. */
-export interface CutAnswer {
-  status: number;
-  /** Bytes of the body read before the cut. */
-  bytes: number;
-  /** The body's size as its Content-Length announced it, if it did. */
-  announced?: number;
-}
-
 /**
  * No whole HTTP answer: connection refused or reset, DNS failure, TLS failure, no connection ready
  * within the attempt's timeout (`beforeSend`), or an answer whose body was cut (`cut`).
@@ -52,14 +46,7 @@ export class ConnectionError extends WwsError {
     readonly cut?: CutAnswer,
   ) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    const what = beforeSend
-      ? "could not reach the service"
-      : cut
-        ? `the answer (HTTP ${cut.status}) was cut mid-body, after ${cut.bytes.toLocaleString("en-US")} bytes${cut.announced === undefined ? "" : ` of the ${cut.announced.toLocaleString("en-US")} announced`}`
-        : "the connection failed before an answer";
-    const check = cut
-      ? "Check the network between here and the service (a proxy or load balancer cutting answers) and the service's health."
-      : "Check the base URL, the network and that the service is running.";
+    const { what, check } = connectionFailureText(beforeSend, cut);
     super("connection_failed", `${operation} failed: ${what} (${why}). ${check}`, { cause });
     this.failure = `${what} (${why})`;
   }
