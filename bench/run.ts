@@ -16,6 +16,7 @@ import { FLEET_VARIANTS, runScale, type FleetVariant, type ScalePlan } from "./s
 import { addLatency, runLatency } from "./latency";
 import { addWatch, runWatchBench } from "./watch";
 import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
+import { addRehearse, runRehearseBench } from "./rehearse";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -32,7 +33,8 @@ import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
  * refresh and destroy of N new pods (200, or the first of `--pods`) with 0 and 100 ms added to each
  * answer (about 3 minutes: only with `--only=9`); 10. the drift watch (`pulumi-wws watch`): 200 pods in 2
  * stacks, 120 changes through the API, latency from the service's record to the finding; 11. the seed-only update: `pulumi up` of an
- * update of 10 pods against the full and the spec profile, side by side, and their ratio. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * update of 10 pods against the full and the spec profile, side by side, and their ratio; 12. a rehearsal
+ * (`pulumi-wws rehearse`) of a 200-pod change against `pulumi up` of the same change, side by side. Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -125,11 +127,11 @@ export interface Args {
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11, 12]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -317,6 +319,10 @@ export async function main(argv: readonly string[]): Promise<string> {
     if (!plan.updateProfiles) progress("scenario 11: skipped: left out of --quick (about a minute and a half)");
     else addUpdateProfiles(report, await runUpdateProfiles({ ...plan.updateProfiles, progress }));
   }
+
+  // Scenario 12: a rehearsal against the up of the same change (left out of --quick: about a minute).
+  if (args.only.has(12) && !plan.quick)
+    addRehearse(report, await runRehearseBench({ pods: args.pods?.[0] ?? 200, progress }));
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

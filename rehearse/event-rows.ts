@@ -6,6 +6,12 @@ import type { ResourceRow } from "./report";
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
 
 const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
+/** `urn:pulumi:stack::project::[parent$]type::name` → type. */
+const typeOf = (urn: string): string => {
+  const parts = urn.split("::");
+  const qualified = parts.length >= 4 ? parts[parts.length - 2] : "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+};
 const isRoot = (type: string): boolean => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
 
 interface Open {
@@ -41,7 +47,8 @@ export class EventRows {
     const diag = e.diagnosticEvent;
     if (diag && diag.severity === "error") {
       const message = diag.message.trim();
-      const o = diag.urn ? this.open.get(diag.urn) : undefined;
+      // An error on a resource with no step yet: its check refused it (at preview, or the up's own).
+      const o = diag.urn && !isRoot(typeOf(diag.urn)) ? this.rowOf(diag.urn, typeOf(diag.urn), "check") : undefined;
       if (o) {
         o.row.error ??= message;
         o.row.failure = classifyFailure(o.row.error);
@@ -69,7 +76,7 @@ export class EventRows {
       this.open.set(urn, (o = { row, startedAt: this.now() }));
     }
     if (REPLACE_OPS.has(op)) o.row.op = "replace";
-    else if (o.row.op !== "replace") o.row.op = op;
+    else if (o.row.op !== "replace" && op !== "check") o.row.op = op;
     return o;
   }
 

@@ -53,6 +53,10 @@ function recordedIds(original: StackOriginal): Set<string> {
   );
 }
 
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
@@ -128,7 +132,9 @@ export async function rehearse(options: RehearseOptions = {}): Promise<Rehearsal
     guard = await startGuardProxy();
     let stack: Stack;
     try {
+      // The user's environment (what the program reads), with the copy's backend, service and guard over it.
       const copyEnv = {
+        ...definedOnly(env),
         ...guardedEnv(guard, copy.url),
         WWS_BASE_URL: copy.url,
         WWS_WORKSPACE: workspace,
@@ -157,8 +163,11 @@ export async function rehearse(options: RehearseOptions = {}): Promise<Rehearsal
       await stack.preview({ onEvent: plan.onEvent, color: "never", diff: false });
       steps.push({ step: "preview", ok: true, ms: Date.now() - tp });
     } catch (err) {
-      steps.push({ step: "preview", ok: false, ms: Date.now() - tp, detail: failureOf(plan, errorText(err)) });
-      resources.push(...plan.rows().filter((r) => r.result === "failed"));
+      const refused = plan.rows().filter((r) => r.result === "failed");
+      const detail =
+        refused.length > 0 ? `${refused.length} resources refused (below)` : failureOf(plan, errorText(err));
+      steps.push({ step: "preview", ok: false, ms: Date.now() - tp, detail });
+      resources.push(...refused);
       return finish();
     }
     const upOk = await runStep(
