@@ -1,5 +1,4 @@
-import { WorkspaceClient, type FleetHosts } from "../sdk";
-import { parseMemoryMi, formatMemoryMi, type WorkloadType } from "../sdk/schemas";
+import { WorkspaceClient, formatMemoryMi, parseMemoryMi, type FleetHosts, type WorkloadType } from "../sdk";
 import type { FleetConfig } from "../server/fleet";
 import type { SeedSnapshot } from "../server/seed";
 import { readWorkspace } from "../cli/import/read-workspace";
