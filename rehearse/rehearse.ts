@@ -222,8 +222,13 @@ function guardReason(guard: GuardProxy): string {
  * stack frame outside node_modules and Node's internals), or the run's last lines.
  */
 function failureOf(rows: EventRows, error: string): string {
+  return programFailure(rows) ?? lastLines(error);
+}
+
+/** The program's own error, if one stopped the run: its first line and where in the program it was thrown. */
+function programFailure(rows: EventRows): string | undefined {
   const own = rows.programErrors.find((m) => !/^update failed$|^preview failed$|^one or more errors/i.test(m));
-  if (own === undefined) return lastLines(error);
+  if (own === undefined) return undefined;
   const [first, ...frames] = own.split("\n");
   const where = frames
     .map((f) => f.trim())
@@ -253,7 +258,7 @@ async function runStep(
   }
   const got = rows.rows();
   const reached = new Set(got.map((r) => r.urn));
-  const programFailed = rows.programErrors.length > 0 && error !== undefined ? failureOf(rows, error) : undefined;
+  const programFailed = error !== undefined ? programFailure(rows) : undefined;
   const missed = (plan?.rows() ?? [])
     .filter((r) => !reached.has(r.urn) && r.op !== "same")
     .map((r): ResourceRow => ({

@@ -42,13 +42,15 @@ export function reportMarkdown(report: RehearsalReport): string {
       (s) => `- ${s.step}: ${s.ok ? "ok" : "**failed**"} in ${seconds(s.ms)}${s.detail ? ` — ${cell(s.detail)}` : ""}`,
     ),
   );
-  if (report.othersWorkloads.length > 0)
-    lines.push(
-      `- the workspace holds ${report.othersWorkloads.length} workloads this stack does not (another writer's): ${report.othersWorkloads
-        .slice(0, 10)
-        .map((id) => `\`${id}\``)
-        .join(", ")}`,
-    );
+  const others = report.othersWorkloads;
+  const othersNote =
+    others.length === 0
+      ? ""
+      : `; ${others.length} not this stack's (another writer's): ${others
+          .slice(0, 10)
+          .map((id) => `\`${id}\``)
+          .join(", ")}${others.length > 10 ? ", …" : ""}`;
+  lines.push(`- copied ${report.copied.workloads} workloads and ${report.copied.templates} templates${othersNote}`);
   if (report.notCopied.length > 0) {
     lines.push("", "<details><summary>What the copy could not hold</summary>", "");
     for (const n of report.notCopied) lines.push(`- ${cell(n.what)}: ${cell(n.why)}`);

@@ -25,12 +25,13 @@ export function reportText(report: RehearsalReport): string {
   }
   for (const s of report.steps)
     lines.push(`step ${s.step}: ${s.ok ? "ok" : "FAILED"} in ${seconds(s.ms)}${s.detail ? ` (${s.detail})` : ""}`);
+  lines.push(`Copied ${report.copied.workloads} workloads and ${report.copied.templates} templates.`);
   if (report.othersWorkloads.length > 0)
     lines.push(
-      `The workspace holds ${report.othersWorkloads.length} workloads this stack does not: ${report.othersWorkloads.slice(0, 10).join(", ")}${report.othersWorkloads.length > 10 ? ", …" : ""} (copied; another writer's)`,
+      `Of them, ${report.othersWorkloads.length} are not this stack's (another writer's): ${report.othersWorkloads.slice(0, 10).join(", ")}${report.othersWorkloads.length > 10 ? ", …" : ""}`,
     );
   if (report.notCopied.length > 0) {
-    lines.push(`Not copied (${report.copied.workloads} workloads and ${report.copied.templates} templates were):`);
+    lines.push(`Not copied:`);
     for (const n of report.notCopied) lines.push(`  - ${n.what}: ${n.why}`);
   }
   lines.push(
