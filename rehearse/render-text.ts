@@ -28,7 +28,7 @@ export function reportText(report: RehearsalReport): string {
   lines.push(`Copied ${report.copied.workloads} workloads and ${report.copied.templates} templates.`);
   if (report.othersWorkloads.length > 0)
     lines.push(
-      `Of them, ${report.othersWorkloads.length} are not this stack's (another writer's): ${report.othersWorkloads.slice(0, 10).join(", ")}${report.othersWorkloads.length > 10 ? ", …" : ""}`,
+      `Of them, ${report.othersWorkloads.length} ${report.othersWorkloads.length === 1 ? "is" : "are"} not this stack's (another writer's): ${report.othersWorkloads.slice(0, 10).join(", ")}${report.othersWorkloads.length > 10 ? ", …" : ""}`,
     );
   if (report.notCopied.length > 0) {
     lines.push(`Not copied:`);
