@@ -20,11 +20,9 @@ export interface StackOriginal {
 /** Reads the user's stack: its config (secrets decrypted, as `pulumi up` gets it) and its state. */
 export async function readStack(workDir: string, stackName: string, env: NodeJS.ProcessEnv): Promise<StackOriginal> {
   const ws = await LocalWorkspace.create({ workDir, envVars: definedOnly(env) });
-  const [config, exported] = await Promise.all([
-    ws.getAllConfig(stackName),
-    pulumi(["stack", "export", "--show-secrets"], stackName, { cwd: workDir, env }),
-  ]);
-  return { config, deployment: JSON.parse(exported) as Deployment };
+  // The Automation API's export is `pulumi stack export --show-secrets`.
+  const [config, deployment] = await Promise.all([ws.getAllConfig(stackName), ws.exportStack(stackName)]);
+  return { config, deployment };
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -90,6 +88,18 @@ export async function copyStack(options: {
   const own = (await ws.exportStack(options.stackName)).deployment as Record<string, unknown>;
   const deployment = repointState(options.original.deployment.deployment as Record<string, unknown>, options.repoint);
   deployment.secrets_providers = own.secrets_providers;
-  await ws.importStack(options.stackName, { version: options.original.deployment.version, deployment });
+  // Not the Automation API's importStack: it writes the file, secrets in plaintext, to the shared
+  // temp dir with the default mode, and leaves it there when the import fails. Here it is mode
+  // 0600 in the rehearsal's own directory (0700), removed with it.
+  const file = path.join(options.tmp, "state.json");
+  fs.writeFileSync(file, JSON.stringify({ version: options.original.deployment.version, deployment }), { mode: 0o600 });
+  try {
+    await pulumi(["stack", "import", "--file", file], options.stackName, {
+      cwd: project,
+      env: { ...process.env, ...envVars },
+    });
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
   return { stack, envVars };
 }

@@ -81,11 +81,12 @@ export async function rehearse(options: RehearseOptions = {}): Promise<Rehearsal
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-wws-rehearse-"));
   let copy: RunningService | undefined;
   let guard: GuardProxy | undefined;
+  // Whatever the steps say, a request refused on its way to another service means the copy was not the target.
   const finish = (reason?: string): RehearsalReport =>
     verdictOf({
       stack: stackName,
       workspace,
-      reason,
+      reason: reason ?? (guard && guard.refused.size > 0 ? guardReason(guard) : undefined),
       steps,
       resources,
       copied,
@@ -177,7 +178,6 @@ export async function rehearse(options: RehearseOptions = {}): Promise<Rehearsal
       (rows) => stack.up({ onEvent: rows.onEvent, color: "never" }),
       plan,
     );
-    if (guard.refused.size > 0) return finish(guardReason(guard));
     if (upOk) {
       progress(`running a second preview on the copy`);
       const t = Date.now();
@@ -201,7 +201,6 @@ export async function rehearse(options: RehearseOptions = {}): Promise<Rehearsal
       progress(`running pulumi destroy on the copy`);
       await runStep(steps, resources, "destroy", (rows) => stack.destroy({ onEvent: rows.onEvent, color: "never" }));
     }
-    if (guard.refused.size > 0) return finish(guardReason(guard));
     return finish();
   } finally {
     await guard?.close();

@@ -39,6 +39,8 @@ if (change === "capacity")
   for (const name of ["big-1", "big-2"])
     new wws.VirtualMachine(name, { os: "ubuntu", cpus: 40, placement: { region: "us-east" }, credentials: { password: pw } });
 if (change === "conflict") new wws.Pod("shared", { image: "nginx:1.27" });
+if (change === "direct")
+  new wws.Pod("direct", { image: "nginx:1.27", baseUrl: process.env.REAL_URL, apiKey: pulumi.secret("a-key-of-its-own") });
 `;
 
 let project: PackedProject;
@@ -62,7 +64,10 @@ function run(cmd: string, args: string[], extraEnv: Record<string, string> = {})
 const pulumi = (args: string[], extraEnv: Record<string, string> = {}) =>
   run(path.join(pulumiBinDir(), "pulumi"), [...args, "--stack", "team", "--non-interactive"], extraEnv);
 const rehearse = (change: string, args: string[] = []) =>
-  run(path.join(project.app, "node_modules/.bin/pulumi-wws"), ["rehearse", ...args], { REHEARSAL_CASE: change });
+  run(path.join(project.app, "node_modules/.bin/pulumi-wws"), ["rehearse", ...args], {
+    REHEARSAL_CASE: change,
+    REAL_URL: service.url,
+  });
 const reportOf = (change: string): RehearsalReport => JSON.parse(runs[change].out) as RehearsalReport;
 const control = () => new ControlClient(service.url, CONTROL);
 
@@ -106,14 +111,15 @@ beforeAll(async () => {
   before.state = fs.readFileSync(stateFile);
   before.stackYaml = fs.readFileSync(path.join(project.app, "Pulumi.team.yaml"));
   before.mutating = (await control().counters()).requests.mutating;
-  const [clean, apply, capacity, conflict, preview] = await Promise.all([
+  const [clean, apply, capacity, conflict, direct, preview] = await Promise.all([
     rehearse("clean", ["--json", "--markdown", path.join(project.tmp, "comment.md")]),
     rehearse("apply", ["--json"]),
     rehearse("capacity", ["--json"]),
     rehearse("conflict", ["--json"]),
+    rehearse("direct"),
     pulumi(["preview"], { REHEARSAL_CASE: "apply" }),
   ]);
-  Object.assign(runs, { clean, apply, capacity, conflict, preview });
+  Object.assign(runs, { clean, apply, capacity, conflict, direct, preview });
 });
 
 afterAll(async () => {
@@ -164,6 +170,13 @@ it("should copy another stack's workloads and show the conflict with them", () =
   for (const r of [report, reportOf("clean")]) expect(r.othersWorkloads).toEqual(["shared"]);
   expect(report.resources.find((r) => r.name === "shared")).toMatchObject({ failure: "conflict", result: "failed" });
   expect(report.firstFailure).toMatch(/^shared \(check, conflict\): .*already exists in workspace team/);
+});
+
+it("should refuse, and say so, a program that names the real service itself rather than through the stack config", () => {
+  expect(runs.direct.code).toBe(2);
+  expect(runs.direct.out).toMatch(
+    /could not rehearse: the program reaches 127\.0\.0\.1:[0-9]+ other than through the stack config .*nothing was sent/,
+  );
 });
 
 it("should send the real service no mutating request and leave the stack's files byte-identical", async () => {
