@@ -112,7 +112,7 @@ beforeAll(async () => {
   before.stackYaml = fs.readFileSync(path.join(project.app, "Pulumi.team.yaml"));
   before.mutating = (await control().counters()).requests.mutating;
   const [clean, apply, capacity, conflict, direct, preview] = await Promise.all([
-    rehearse("clean", ["--json", "--markdown", path.join(project.tmp, "comment.md")]),
+    rehearse("clean", ["--json", "--destroy", "--markdown", path.join(project.tmp, "comment.md")]),
     rehearse("apply", ["--json"]),
     rehearse("capacity", ["--json"]),
     rehearse("conflict", ["--json"]),
@@ -127,11 +127,11 @@ afterAll(async () => {
   project?.cleanup();
 });
 
-it("should rehearse a clean change: exit 0, every resource with its time, the database replacement marked as losing data", () => {
+it("should rehearse a clean change and its destroy: exit 0, every resource with its time, the database replacement and delete marked as losing data", () => {
   expect([runs.clean.code, runs.clean.err.includes("could not")]).toEqual([0, false]);
   const report = reportOf("clean");
   expect(report.verdict).toBe("would work");
-  const rows = Object.fromEntries(report.resources.map((r) => [r.name, r]));
+  const rows = Object.fromEntries(report.resources.filter((r) => r.step === "up").map((r) => [r.name, r]));
   expect(rows.api).toMatchObject({ op: "create", result: "done", losesData: false });
   expect(rows.db).toMatchObject({ op: "replace", result: "done", losesData: true });
   expect(rows.web).toMatchObject({ op: "same" });
@@ -141,6 +141,13 @@ it("should rehearse a clean change: exit 0, every resource with its time, the da
     ["preview", true],
     ["up", true],
     ["second preview", true],
+    ["destroy", true],
+  ]);
+  const destroyed = report.resources.filter((r) => r.step === "destroy");
+  expect(destroyed.map((r) => [r.name, r.op, r.result, r.losesData]).sort()).toEqual([
+    ["api", "delete", "done", false],
+    ["db", "delete", "done", true],
+    ["web", "delete", "done", false],
   ]);
   const markdown = fs.readFileSync(path.join(project.tmp, "comment.md"), "utf8");
   expect(markdown).toContain("Rehearsal of `team`: would work");
