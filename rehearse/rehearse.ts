@@ -26,6 +26,9 @@ export interface RehearseOptions {
   onProgress?: (line: string) => void;
 }
 
+/** Operations of a preview that change nothing. */
+const QUIET_OPS = new Set(["same", "read"]);
+
 const CONNECTION_KEYS = { baseUrl: "wws:baseUrl", workspace: "wws:workspace", apiKey: "wws:apiKey" } as const;
 
 /** The real workspace the stack's config points at (then WWS_* of the environment, as the provider does). */
@@ -183,7 +186,8 @@ export async function rehearse(options: RehearseOptions = {}): Promise<Rehearsal
       const t = Date.now();
       try {
         const p = await stack.preview({ color: "never", diff: false });
-        const pending = Object.entries(p.changeSummary).filter(([op, n]) => op !== "same" && (n ?? 0) > 0);
+        // A `read` (a resource's `get`) shows at every preview: it is no change left to make.
+        const pending = Object.entries(p.changeSummary).filter(([op, n]) => !QUIET_OPS.has(op) && (n ?? 0) > 0);
         steps.push({
           step: "second preview",
           ok: pending.length === 0,
