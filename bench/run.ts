@@ -17,6 +17,7 @@ import { addLatency, runLatency } from "./latency";
 import { addWatch, runWatchBench } from "./watch";
 import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
 import { addFloor, runFloor } from "./floor";
+import { addRehearse, runRehearseBench } from "./rehearse";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -35,7 +36,8 @@ import { addFloor, runFloor } from "./floor";
  * stacks, 120 changes through the API, latency from the service's record to the finding; 11. the seed-only update: `pulumi up` of an
  * update of 10 pods against the full and the spec profile, side by side, and their ratio; 12. refresh
  * against the engine's floor: `pulumi refresh` of 200 pods and of 200 no-op dynamic resources, with
- * `--floor-compare=DIR` another built checkout beside this one. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * `--floor-compare=DIR` another built checkout beside this one; 13. a rehearsal
+ * (`pulumi-wws rehearse`) of a 200-pod change against `pulumi up` of the same change, side by side. Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -133,11 +135,11 @@ export interface Args {
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12,13] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11, 12]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -332,6 +334,10 @@ export async function main(argv: readonly string[]): Promise<string> {
     if (!plan.floor) progress("scenario 12: skipped: left out of --quick (about two minutes)");
     else addFloor(report, await runFloor({ ...plan.floor, compare: args.floorCompare, progress }));
   }
+
+  // Scenario 13: a rehearsal against the up of the same change (left out of --quick: about a minute).
+  if (args.only.has(13) && !plan.quick)
+    addRehearse(report, await runRehearseBench({ pods: args.pods?.[0] ?? 200, progress }));
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

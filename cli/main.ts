@@ -3,6 +3,8 @@
 import { IMPORT_USAGE, UsageError, parseImportArgs } from "./import/args";
 import { runImport } from "./import/run";
 import { RECOVER_USAGE, parseRecoverArgs } from "./recover/args";
+import { REHEARSE_USAGE, parseRehearseArgs } from "./rehearse/args";
+import { runRehearse } from "./rehearse/run";
 import { runRecover } from "./recover/run";
 import { WATCH_USAGE, parseWatchArgs } from "./watch/args";
 import { runWatch } from "./watch/run";
@@ -11,6 +13,7 @@ const USAGE = `Usage: pulumi-wws <command>
   import    write a Pulumi project that takes over a live workspace (pulumi-wws import --help)
   recover   after a killed \`pulumi up\`: take the creates the stack's record proves into its state (pulumi-wws recover --help)
   watch     report every change made outside Pulumi to a stack's workloads as it happens (pulumi-wws watch --help)
+  rehearse  run the stack's change against a copy of the workspace and say what \`pulumi up\` would do (pulumi-wws rehearse --help)
 The local service is its own command: wws-local --help`;
 
 interface Io {
@@ -40,6 +43,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       () => parseWatchArgs(rest),
       io,
       (args) => runWatch(args, env, io),
+    );
+  if (command === "rehearse")
+    return runCommand(
+      "rehearse",
+      REHEARSE_USAGE,
+      () => parseRehearseArgs(rest),
+      io,
+      (args) => runRehearse(args, env, io),
     );
   if (command !== "import") {
     io.err(`pulumi-wws: unknown command ${command}\n${USAGE}`);

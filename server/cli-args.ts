@@ -1,5 +1,7 @@
 import { keyEntries } from "./auth";
+import type { FleetConfig } from "./fleet";
 import type { ServiceOptions } from "./options";
+import { fleetFileProblem, readJsonOption, seedProblem, type SeedSnapshot } from "./seed";
 
 export class CliError extends Error {
   constructor(message: string) {
@@ -28,6 +30,13 @@ Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly
   --refuse-without-room     refuse (409) a new or grown VM no host of its scope has room for now
                             (a VM goes to a host of its scope with both its CPUs and memory free, the
                             one it fills best; docs/placement.md)
+  --fleet FILE              regions and hosts from a JSON file: {"regions":[{"name","hosts":[{"name",
+                            "capacity":{"cpus":64,"memory":"256Gi"}}]}]} (default: two regions, five hosts)
+  --seed FILE               start from a snapshot (JSON: {"version":1,"workspaces":{NAME:{"workloads":
+                            [{"id","type","spec","phase"}],"templates":[{"id","name","kind","config"}]}},
+                            "held":[{"host","cpus","memory"}]}): ids, specs, phases and templates kept,
+                            "held" is what other tenants take on each host; written into --data-dir
+                            (which must hold no state yet), or a temporary one removed on exit
   --quiet                   no per-request log lines
   --help                    this text`;
 
@@ -52,6 +61,7 @@ const WITH_VALUE: Record<string, Setter> = {
   "--profile": (o, v) => (o.profile = v as ServiceOptions["profile"]),
   "--transitions": (o, v) => (o.transitions = v as ServiceOptions["transitions"]),
   "--in-place-delay-ms": (o, v, f) => (o.inPlaceDelayMs = int(f, v)),
+  "--fleet": (o, v, f) => (o.fleet = fileOption<FleetConfig>(f, v, fleetFileProblem)),
   "--key": (o, v, f) => {
     const eq = v.indexOf("=");
     if (eq <= 0 || eq === v.length - 1) throw new CliError(`${f}: expected WORKSPACE=KEY or WORKSPACE=KEY:LABEL`);
@@ -84,14 +94,25 @@ const FLAG_OF: Record<string, string> = {
   transitions: "--transitions",
   inPlaceDelayMs: "--in-place-delay-ms",
   refuseWithoutRoom: "--refuse-without-room",
+  fleet: "--fleet",
 };
 
 export function flagOf(option: string): string {
   return FLAG_OF[option] ?? option;
 }
 
+function fileOption<T>(flag: string, file: string, problem: (v: unknown) => string | undefined): T {
+  try {
+    return readJsonOption<T>(flag, file, problem);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
 interface CliArgs {
   options: ServiceOptions;
+  /** `--seed FILE`: the snapshot to start from. */
+  seed?: SeedSnapshot;
   quiet: boolean;
   help: boolean;
 }
@@ -108,6 +129,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       if (flag === "--quiet") out.quiet = true;
       else if (flag === "--refuse-without-room") out.options.refuseWithoutRoom = true;
       else out.help = true;
+      continue;
+    }
+    if (flag === "--seed") {
+      const file = flag !== arg ? arg.slice(eq + 1) : argv[++i];
+      if (file === undefined) throw new CliError(`${flag}: missing value`);
+      out.seed = fileOption<SeedSnapshot>(flag, file, seedProblem);
       continue;
     }
     const set = WITH_VALUE[flag];

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /** `wws-local` (the installed package's command) and `npm run service`: the local service from a shell. */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CliError, USAGE, flagOf, parseCliArgs } from "./cli-args";
 import { DEFAULT_SERVICE_OPTIONS, OptionError } from "./options";
+import { writeSeedDataDir } from "./seed";
 import { startService } from "./service";
 
 /** Exit status for invalid options, as usual for command-line tools. */
@@ -20,6 +24,20 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  let seedDir: string | undefined;
+  if (args.seed) {
+    const given = args.options.dataDir;
+    if (given !== undefined && existsSync(join(given, "state.json"))) {
+      console.error(`wws-service: --seed: --data-dir ${given} already holds state; give an empty directory`);
+      process.exit(EXIT_USAGE);
+    }
+    const dir = given ?? (seedDir = mkdtempSync(join(tmpdir(), "wws-seed-")));
+    writeSeedDataDir(dir, args.seed);
+    args.options.dataDir = dir;
+  }
+  const removeSeedDir = (): void => {
+    if (seedDir) rmSync(seedDir, { recursive: true, force: true });
+  };
   const log = args.quiet ? false : (line: string) => console.log(line);
   let service;
   try {
@@ -37,7 +55,10 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     console.log(`wws-service: ${signal}, closing`);
     service.close().then(
-      () => process.exit(0),
+      () => {
+        removeSeedDir();
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   };

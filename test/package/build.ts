@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ROOT } from "../e2e/harness";
 
-const SOURCES = ["index.ts", "sdk", "provider", "server", "cli", "testing"];
+const SOURCES = ["index.ts", "sdk", "provider", "server", "cli", "testing", "watch", "rehearse"];
 
 function newestSource(p: string): number {
   const st = fs.statSync(p);

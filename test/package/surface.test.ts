@@ -12,6 +12,7 @@ import * as sdk from "../../sdk";
 import * as server from "../../server";
 import * as testing from "../../testing";
 import * as watch from "../../watch";
+import * as rehearse from "../../rehearse";
 
 const RESOURCES = [
   "Browser",
@@ -179,6 +180,7 @@ describe("the package's entry points", () => {
     ],
     ["pulumi-wws/testing", testing, ["WwsMocks", "createTestStack", "startLocalService"]],
     ["pulumi-wws/watch", watch, ["Watch", "lineOf", "watchStacks"]],
+    ["pulumi-wws/rehearse", rehearse, ["rehearse", "reportMarkdown", "reportText"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
   });
@@ -192,8 +194,8 @@ describe("the SDK's boundary", () => {
       return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
     });
 
-  it("should be crossed by the provider, the CLI, the watch and testing only through pulumi-wws/sdk's barrel", () => {
-    const inside = ["provider", "cli", "watch", "testing"]
+  it("should be crossed by the provider, the CLI, the watch, the rehearsal and testing only through pulumi-wws/sdk's barrel", () => {
+    const inside = ["provider", "cli", "watch", "rehearse", "testing"]
       .flatMap((dir) => sources(join(ROOT, dir)))
       .filter((file) => /from "(\.\.\/)+sdk\//.test(readFileSync(file, "utf8")))
       .map((file) => file.slice(ROOT.length + 1));
