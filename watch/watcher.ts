@@ -343,13 +343,23 @@ export class Watch {
   private async recordOutOfDate(stack: string): Promise<boolean> {
     const entry = this.book.stacks.get(stack);
     if (!entry) return true;
-    const locked = await entry.reader.locked().catch(() => true);
+    const locked = await this.locked(stack);
     const stamp = locked ? "" : await entry.reader.stamp().catch(() => "");
     if (locked || stamp !== entry.stamp) {
       this.afterUpdate(stack);
       return true;
     }
     return false;
+  }
+
+  /** Whether an update holds the stack's lock; one that cannot be told is taken as held, and said. */
+  private async locked(stack: string): Promise<boolean> {
+    try {
+      return await this.book.reader(stack).locked();
+    } catch (err) {
+      this.say(`could not tell whether stack ${stack} is being updated (${message(err)}): taken as being updated`);
+      return true;
+    }
   }
 
   private reportDiffs(w: ManagedWorkload, diffs: Difference[], cause: Cause): void {
@@ -388,12 +398,7 @@ export class Watch {
     this.say(`stack ${stack} is being updated: comparing once its update has ended`);
     const poll = async (): Promise<void> => {
       if (this.stopped) return;
-      if (
-        await this.book
-          .reader(stack)
-          .locked()
-          .catch(() => true)
-      ) {
+      if (await this.locked(stack)) {
         setTimeout(() => this.guard(`waiting for the update of stack ${stack}`, poll()), LOCK_POLL_MS);
         return;
       }
