@@ -64,6 +64,8 @@ export class StreamGroup {
   private streamResumes = false;
   /** The service's rows name their target (an extension of the spec). */
   private rowsNameTargets = false;
+  /** The stream this one succeeds left off here: the first open reads what was missed since. */
+  private resumeOnOpen = false;
   private catchUp: { after: string | undefined; timer?: NodeJS.Timeout; running?: Promise<void>; again?: boolean } = {
     after: undefined,
   };
@@ -84,6 +86,13 @@ export class StreamGroup {
     return this.blindWhy;
   }
 
+  /** Takes over from `old` (the same workspace by another key or setting): where it left off, and its blindness. */
+  succeed(old: StreamGroup): void {
+    this.lastEventId = old.lastEventId;
+    this.blindWhy = old.blindWhy;
+    this.resumeOnOpen = this.lastEventId !== undefined;
+  }
+
   open(subscribe: Subscribe): void {
     this.armOpenBound();
     this.unsubscribe = subscribe(this.conn, {
@@ -91,7 +100,7 @@ export class StreamGroup {
       onState: (s) => this.onState(s),
       onError: (e) => this.onError(e),
     });
-    void this.seedLastEventId();
+    if (this.lastEventId === undefined) void this.seedLastEventId();
   }
 
   close(): void {
@@ -175,6 +184,11 @@ export class StreamGroup {
     if (this.blindWhy) {
       this.blindWhy = undefined;
       this.hooks.seeing(this, "its event stream is open: comparing everything");
+    }
+    if (this.resumeOnOpen) {
+      this.resumeOnOpen = false;
+      this.wasOpen = true;
+      return this.requestCatchUp(this.lastEventId);
     }
     if (this.wasOpen) {
       this.hooks.status(`event stream of workspace ${this.workspace} is back: comparing everything`);

@@ -200,6 +200,7 @@ export class Watch {
   private regroup(): void {
     const next = new Map<string, StreamGroup>();
     const byUrn = new Map<string, Watched>();
+    const fresh: StreamGroup[] = [];
     for (const { view, seam } of this.book.stacks.values()) {
       for (const w of view.workloads) {
         let conn;
@@ -215,7 +216,7 @@ export class Watch {
             openBoundMs: this.options.streamOpenBoundMs ?? 10_000,
             catchUpWindowMs: this.options.catchUpWindowMs ?? 2000,
           });
-          g.open(this.subscribe);
+          fresh.push(g);
         }
         if (!next.has(conn.key)) g.keys = new Map();
         next.set(conn.key, g);
@@ -224,7 +225,15 @@ export class Watch {
         byUrn.set(w.urn, { w, group: g, key });
       }
     }
-    for (const [key, g] of this.groups) if (!next.has(key)) g.close();
+    const retired = [...this.groups].filter(([key]) => !next.has(key)).map(([, g]) => g);
+    for (const g of fresh) {
+      // Another key or setting for a workspace already watched (a rotated key): what its old stream
+      // missed is read from where it left off, and its blindness ends only when the new one opens.
+      const old = retired.find((r) => r.workspace === g.workspace);
+      if (old) g.succeed(old);
+      g.open(this.subscribe);
+    }
+    for (const g of retired) g.close();
     this.groups = next;
     this.byUrn = byUrn;
   }

@@ -199,12 +199,17 @@ describe("pulumi-wws watch against a hostile service", () => {
     );
     expect(drift).toMatchObject({ actor: "ops-laptop", fields: [{ path: "memory", recorded: "512Mi", live: "2Gi" }] });
 
-    // 7. The provider's retry notes are status (stderr), never stdout.
-    await service.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws}/spec` });
-    await changeLive(ops, "web", { memory: "3Gi" }).catch(() => undefined);
+    // 7. The provider's retry notes (its reads of the spec failing for a while) are status (stderr), never stdout.
+    const web = (await ops.getSpec()).workloads.find((w) => w.id === "web")!;
+    await service.ctl.setFaults({
+      errorRate: 1,
+      errorStatuses: [503],
+      pathPrefix: `/v1/tenants/${ws}/spec`,
+      methods: ["GET"],
+    });
+    await ops.upsertWorkload("pod", { ...web.spec, id: "web", memory: "3Gi" } as never);
     await until("a retry note", () => watch.status.some((l) => /trying again/.test(l)));
     await service.ctl.clearFaults();
-    await changeLive(ops, "web", { memory: "3Gi" });
     await until("the 3Gi drift", () => watch.findings.find((f) => f.fields?.some((x) => x.live === "3Gi")));
 
     // 12. The stack's state unreadable for a moment: said, and the watch goes on.
