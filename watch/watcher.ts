@@ -1,16 +1,15 @@
 import { EventHub } from "../sdk";
 import { compareWorkload, type Difference } from "./compare";
-import { decide, statusLine, type Verdict } from "./core";
-import { changedBackFinding, findingsOf, signatureOf, type Cause, type Finding } from "./finding";
+import { decide, statusLine } from "./core";
+import type { Cause, Finding } from "./finding";
 import { DEFAULT_LEARN_DEPS, StackBook, type LearnDeps } from "./learn";
 import type { StackPlace } from "./place";
 import { WorkQueue } from "./queue";
+import { FindingReporter } from "./report";
 import { Reverter } from "./revert";
 import type { ManagedWorkload } from "./stack";
 import { keyOf, StreamGroup, type Subscribe } from "./streams";
 
-/** How long a finding no row announced waits for the row that names who made it. */
-const ROW_GRACE_MS = 1000;
 /** How often a stack whose update holds its lock is looked at again. */
 const LOCK_POLL_MS = 500;
 
@@ -65,14 +64,11 @@ export class Watch {
   private byUrn = new Map<string, Watched>();
   /** The cause each queued resource was asked with. */
   private readonly asked = new Map<string, Cause>();
-  /** What was reported of each URN while its drift lasts: a finding is reported once. */
-  private readonly reported = new Map<string, Set<string>>();
-  private readonly reportedDeleted = new Set<string>();
+  private readonly findings: FindingReporter;
   private readonly queue: WorkQueue<string>;
   private readonly reverter: Reverter;
   private readonly env: NodeJS.ProcessEnv;
   private timers: NodeJS.Timeout[] = [];
-  private readonly held = new Set<NodeJS.Timeout>();
   private readonly waitingFor = new Set<string>();
   private stopped = false;
   private learning: Promise<unknown> = Promise.resolve();
@@ -99,6 +95,10 @@ export class Watch {
       },
       onRecovered: (urn) => this.say(`${urn} can be compared again`),
     });
+    this.findings = new FindingReporter({
+      report: (f) => this.report(f),
+      revert: options.revert ? (f, diffs) => this.reverter.consider(f, diffs) : undefined,
+    });
     this.reverter = new Reverter({
       report: (f) => this.report(f),
       locked: (stack) => this.book.reader(stack).locked(),
@@ -124,7 +124,7 @@ export class Watch {
     this.reverter.stop();
     this.queue.stop();
     for (const t of this.timers) clearInterval(t);
-    for (const t of this.held) clearTimeout(t);
+    this.findings.stop();
     for (const g of this.groups.values()) g.close();
     this.groups.clear();
     await this.book.closeAll();
@@ -164,7 +164,7 @@ export class Watch {
         stacks: [...this.book.stacks.keys()],
         workspaces: [...new Set(groups.map((g) => g.workspace))],
         blind: groups.flatMap((g) => (g.blindness ? [{ workspace: g.workspace, why: g.blindness }] : [])),
-        differing: this.reported.size,
+        differing: this.findings.differing,
       }),
     );
   }
@@ -315,34 +315,13 @@ export class Watch {
         diffs: c.diffs,
         rows: c.rows,
         asked: c.asked,
-        reported: this.reported.has(c.item.w.urn),
-        reportedDeleted: this.reportedDeleted.has(c.item.w.urn),
+        reported: this.findings.isReported(c.item.w.urn),
+        reportedDeleted: this.findings.isReportedDeleted(c.item.w.urn),
         recordOutOfDate: outOfDate.has(c.item.w.stack),
       });
-      for (const v of verdicts) this.act(c.item.w, c.diffs, v);
+      for (const v of verdicts) this.findings.act(c.item.w, c.diffs, v);
     }
     return failed;
-  }
-
-  private act(w: ManagedWorkload, diffs: Difference[], v: Verdict): void {
-    switch (v.kind) {
-      case "wait-for-update":
-      case "retry":
-        return;
-      case "as-declared":
-        this.reported.delete(w.urn);
-        this.reportedDeleted.delete(w.urn);
-        return;
-      case "drift":
-        if (diffs.some((d) => d.kind === "deleted")) this.reportedDeleted.add(w.urn);
-        return this.reportDiffs(w, diffs, v.cause);
-      case "changed-back":
-      case "replaced-outside":
-      case "secret-changed":
-        if (v.kind === "replaced-outside") this.reportedDeleted.delete(w.urn);
-        if (diffs.length === 0) this.reported.delete(w.urn);
-        return this.report({ ...changedBackFinding(w, v.cause), kind: v.kind });
-    }
   }
 
   /**
@@ -369,35 +348,6 @@ export class Watch {
       this.say(`could not tell whether stack ${stack} is being updated (${message(err)}): taken as being updated`);
       return true;
     }
-  }
-
-  private reportDiffs(w: ManagedWorkload, diffs: Difference[], cause: Cause): void {
-    if (!this.reported.has(w.urn)) this.reported.set(w.urn, new Set());
-    for (const f of findingsOf(diffs, w, cause, new Date())) {
-      if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
-      // Found by a comparison no row asked for (the start, a reconnect): the row of the change may
-      // still be on its way, and names who made it. Held that long; reported as found if none came.
-      if (cause.actor === undefined) this.hold(() => this.reportOnce(w, f, diffs));
-      else this.reportOnce(w, f, diffs);
-    }
-  }
-
-  private reportOnce(w: ManagedWorkload, f: Finding, diffs: Difference[]): void {
-    const sig = signatureOf(f);
-    const seen = this.reported.get(w.urn);
-    if (seen?.has(sig) || this.stopped) return;
-    seen?.add(sig);
-    this.report(f);
-    // Not when it is as declared again meanwhile (no record of it): nothing to put back.
-    if (seen && this.options.revert && f.kind === "drift") this.reverter.consider(f, diffs);
-  }
-
-  private hold(then: () => void): void {
-    const timer = setTimeout(() => {
-      this.held.delete(timer);
-      then();
-    }, ROW_GRACE_MS);
-    this.held.add(timer);
   }
 
   /** Waits for the stack's update to end, learns its new record, then compares everything again. */
