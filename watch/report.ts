@@ -5,9 +5,13 @@ import type { ManagedWorkload } from "./stack";
 
 /** How long a finding no row announced waits for the row that names who made it. */
 const ROW_GRACE_MS = 1000;
+/** A row that named the change is in the queue: its comparison, which names the actor, comes first, up to this many grace periods. */
+const MAX_HOLDS = 10;
 
 interface ReporterHooks {
   report(f: Finding): void;
+  /** Whether a row that names who made a change of `urn` waits for its comparison (the queue's). */
+  rowPending(urn: string): boolean;
   /** `--revert`: a drift just reported, with the differences it came from. */
   revert?: (f: Finding, diffs: Difference[]) => void;
 }
@@ -75,7 +79,7 @@ export class FindingReporter {
       if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
       // Found by a comparison no row asked for (the start, a reconnect): the row of the change may
       // still be on its way, and names who made it. Held that long; reported as found if none came.
-      if (cause.actor === undefined) this.hold(() => this.reportOnce(w, f, diffs));
+      if (cause.actor === undefined) this.hold(w.urn, () => this.reportOnce(w, f, diffs));
       else this.reportOnce(w, f, diffs);
     }
   }
@@ -90,10 +94,12 @@ export class FindingReporter {
     if (seen && this.hooks.revert && f.kind === "drift") this.hooks.revert(f, diffs);
   }
 
-  private hold(then: () => void): void {
+  /** `then` after `ROW_GRACE_MS`, or later while a row naming `urn` still waits for its comparison (at most `MAX_HOLDS` times). */
+  private hold(urn: string, then: () => void, holds = 1): void {
     const timer = setTimeout(() => {
       this.held.delete(timer);
-      then();
+      if (holds < MAX_HOLDS && this.hooks.rowPending(urn)) this.hold(urn, then, holds + 1);
+      else then();
     }, ROW_GRACE_MS);
     this.held.add(timer);
   }

@@ -1,6 +1,6 @@
 import { EventHub } from "../sdk";
 import { compareWorkload, type Difference } from "./compare";
-import { decide, statusLine } from "./core";
+import { byPerson, decide, statusLine } from "./core";
 import type { Cause, Finding } from "./finding";
 import { DEFAULT_LEARN_DEPS, StackBook, type LearnDeps } from "./learn";
 import type { StackPlace } from "./place";
@@ -97,6 +97,7 @@ export class Watch {
     });
     this.findings = new FindingReporter({
       report: (f) => this.report(f),
+      rowPending: (urn) => byPerson(this.asked.get(urn)),
       revert: options.revert ? (f, diffs) => this.reverter.consider(f, diffs) : undefined,
     });
     this.reverter = new Reverter({
@@ -266,8 +267,7 @@ export class Watch {
   private enqueue(urn: string, cause: Cause): void {
     const had = this.asked.get(urn);
     // The first row of a key's change names who made it; the service's own rows are kept only while nothing better is known.
-    const person = (c?: Cause): boolean => c?.actor !== undefined && c.actor !== "reconciler" && c.actor !== "control";
-    if (!had || (!person(had) && person(cause))) this.asked.set(urn, cause);
+    if (!had || (!byPerson(had) && byPerson(cause))) this.asked.set(urn, cause);
     this.queue.add(urn);
   }
 
