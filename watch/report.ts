@@ -24,6 +24,11 @@ export class FindingReporter {
   /** What was reported of each URN while its drift lasts: a finding is reported once. */
   private readonly reported = new Map<string, Set<string>>();
   private readonly reportedDeleted = new Set<string>();
+  /**
+   * Resources replaced or given credentials outside Pulumi: they differ from the stack's record in
+   * what no read shows (a password), until the stack records them again.
+   */
+  private readonly unseen = new Set<string>();
   private readonly held = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -31,7 +36,12 @@ export class FindingReporter {
 
   /** Resources whose reported drift lasts. */
   get differing(): number {
-    return this.reported.size;
+    return new Set([...this.reported.keys(), ...this.unseen]).size;
+  }
+
+  /** The stack recorded `urns` anew (an update, a refresh): what no read shows is as recorded again. */
+  recorded(urns: Iterable<string>): void {
+    for (const urn of urns) this.unseen.delete(urn);
   }
 
   isReported(urn: string): boolean {
@@ -68,6 +78,7 @@ export class FindingReporter {
       case "replaced-outside":
       case "secret-changed":
         if (v.kind === "replaced-outside") this.reportedDeleted.delete(w.urn);
+        if (v.kind !== "changed-back") this.unseen.add(w.urn);
         if (diffs.length === 0) this.reported.delete(w.urn);
         return this.report({ ...changedBackFinding(w, v.cause), kind: v.kind });
     }

@@ -181,7 +181,11 @@ export class Watch {
       let changed = false;
       for (const name of this.options.stacks) {
         try {
-          if (await this.book.learn(name, force)) changed = true;
+          const version = this.book.stacks.get(name)?.view.version;
+          if (!(await this.book.learn(name, force))) continue;
+          changed = true;
+          const view = this.book.stacks.get(name)?.view;
+          if (view && view.version !== version) this.findings.recorded(view.workloads.map((w) => w.urn));
         } catch (err) {
           this.say(
             `could not read the state of stack ${name}: ${message(err)}; trying again in ${Math.round((this.options.relearnEveryMs ?? 15_000) / 1000)} s`,
