@@ -2,9 +2,12 @@
  * A soak of the drift watch, not part of CI: `node dist/bench/soak-watch.js [--minutes=30]`
  * (`npm run -s build` first). One stack of 20 pods on a local service with a data dir; for the
  * whole run a change every 2 s through the API (each undone 1 s later), the service restarted
- * every 3 minutes and every event stream cut every 4 minutes. Ends with: every change reported,
- * no false report, and the heap after GC at the end within 10% of where it was after warm-up.
- * Prints one JSON line; exits 1 when a check fails.
+ * every 3 minutes, every event stream cut every 4 minutes, the stack's key rotated every 5 minutes
+ * (the service restarted with new keys, the new one put in the stack config a few seconds later)
+ * and the stream stalled (connects unanswered for 20 s) every 5 minutes. Ends with: every change
+ * reported, no false report, no "all as declared" while the watch said it was blind, the heap
+ * after GC at the end within 10% of where it was after warm-up, and, over 30 s idle at the end,
+ * no read and the CPU used. Prints one JSON line; exits 1 when a check fails.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,10 +43,11 @@ async function main(): Promise<number> {
     log: () => undefined,
   };
   let svc: RunningService = await startService(base);
+  let stackKey = API_KEY;
   const port = svc.port;
   const url = svc.url;
   const ctl = new ControlClient(url, CONTROL_TOKEN);
-  const ops = new WorkspaceClient({ baseUrl: url, workspace: WORKSPACE, apiKey: `${API_KEY}-ops` });
+  let ops = new WorkspaceClient({ baseUrl: url, workspace: WORKSPACE, apiKey: `${API_KEY}-ops` });
   const tmp = mkdtempSync(join(tmpdir(), "wws-soak-"));
   const workDir = join(tmp, "project");
   mkdirSync(join(tmp, "backend"));
@@ -65,15 +69,28 @@ async function main(): Promise<number> {
     },
   );
   await stack.up({ parallel: pods });
+  // The key from the stack config (it beats the environment's), so that a rotation is a config change.
+  await stack.setConfig("wws:apiKey", { value: stackKey, secret: true });
   const declared = new Map((await ops.getSpec()).workloads.map((w) => [w.id, w]));
   const findings: Finding[] = [];
+  let blindNow = false;
+  let falseAllAsDeclared = 0;
+  let reads = 0;
   const watch = new Watch({
     stacks: ["soak"],
     placeOf: () => ({ cwd: workDir, env }),
     env,
-    onFinding: (f) => findings.push(f),
-    onStatus: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`),
-    statusEveryMs: 60_000,
+    onFinding: (f) => {
+      findings.push(f);
+      if (f.kind === "blind") blindNow = true;
+      if (f.kind === "watching-again") blindNow = false;
+    },
+    onStatus: (l) => {
+      if (blindNow && /all as declared/.test(l) && !/NOT watched/.test(l)) falseAllAsDeclared++;
+      process.stderr.write(`${new Date().toISOString()} ${l}\n`);
+    },
+    onRead: () => void reads++,
+    statusEveryMs: 10_000,
   });
   await watch.start();
   const expected = new Set<string>();
@@ -81,12 +98,17 @@ async function main(): Promise<number> {
   const lifetimes = new Map<string, { id: string; from: number; to: number }>();
   let restarts = 0;
   let cuts = 0;
+  let rotations = 0;
+  let stalls = 0;
   let heapStart = 0;
   const start = Date.now();
   const end = start + minutes * 60_000;
   let nextRestart = start + 3 * 60_000;
   let nextCut = start + 4 * 60_000;
+  let nextRotation = start + 2.5 * 60_000;
+  let nextStall = start + 1.5 * 60_000;
   let i = 0;
+  let idle = { reads: -1, cpuPct: -1 };
   try {
     while (Date.now() < end) {
       if (heapStart === 0 && Date.now() - start > 2 * 60_000) heapStart = heapMb();
@@ -101,6 +123,25 @@ async function main(): Promise<number> {
         await ctl.dropStreams();
         cuts++;
         nextCut += 4 * 60_000;
+      }
+      if (Date.now() >= nextRotation) {
+        // The old key refused from now on; the new one reaches the stack config a few seconds later.
+        stackKey = `${API_KEY}-r${++rotations}`;
+        base.keys = { [WORKSPACE]: [{ key: stackKey }, { key: `${stackKey}-ops`, label: "soak-ops" }] };
+        await svc.close();
+        svc = await startService({ ...base, port });
+        await ops.close();
+        ops = new WorkspaceClient({ baseUrl: url, workspace: WORKSPACE, apiKey: `${stackKey}-ops` });
+        setTimeout(() => void stack.setConfig("wws:apiKey", { value: stackKey, secret: true }), 3000);
+        nextRotation += 5 * 60_000;
+      }
+      if (Date.now() >= nextStall) {
+        // Stream connects left unanswered for 20 s: the watch is blind past its 10 s bound, and says so.
+        await ctl.setFaults({ latencyMs: 20_000, pathPrefix: `/v1/tenants/${WORKSPACE}/events` });
+        await ctl.dropStreams();
+        setTimeout(() => void ctl.clearFaults().catch(() => undefined), 20_000);
+        stalls++;
+        nextStall += 5 * 60_000;
       }
       const id = `soak-${i % pods}`;
       const entry = declared.get(id)!;
@@ -119,6 +160,17 @@ async function main(): Promise<number> {
       await sleep(1000);
     }
     await sleep(3000);
+    // Idle: no change for 30 s after things settle; no read, and the CPU the whole process used.
+    await sleep(15_000);
+    const readsBefore = reads;
+    const cpuBefore = process.cpuUsage();
+    const idleFrom = Date.now();
+    await sleep(30_000);
+    const cpu = process.cpuUsage(cpuBefore);
+    idle = {
+      reads: reads - readsBefore,
+      cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (Date.now() - idleFrom)) * 10_000) / 100,
+    };
   } finally {
     await watch.stop();
     await ops.close();
@@ -136,10 +188,13 @@ async function main(): Promise<number> {
       .map(([change]) => change);
   for (const f of findings) if (f.kind === "changed-back") coveredBy(f).forEach((c) => seen.add(c));
   const missed = [...expected].filter((e) => !seen.has(e));
+  const sight = (f: Finding): boolean => f.kind === "blind" || f.kind === "watching-again";
   const falseReports = findings.filter((f) =>
-    f.kind === "changed-back"
-      ? coveredBy(f).length === 0
-      : f.kind !== "drift" || !expected.has(`${workloadOf(f)}=${String(f.fields?.[0]?.live)}`),
+    sight(f)
+      ? false
+      : f.kind === "changed-back"
+        ? coveredBy(f).length === 0
+        : f.kind !== "drift" || !expected.has(`${workloadOf(f)}=${String(f.fields?.[0]?.live)}`),
   );
   const result = {
     minutes,
@@ -151,13 +206,25 @@ async function main(): Promise<number> {
     falseExamples: falseReports.slice(0, 3),
     restarts,
     cuts,
+    rotations,
+    stalls,
+    blindSaid: findings.filter((f) => f.kind === "blind").length,
+    watchingAgain: findings.filter((f) => f.kind === "watching-again").length,
+    falseAllAsDeclared,
+    idle,
     heapMb: { afterWarmup: Math.round(heapStart * 10) / 10, end: Math.round(heapEnd * 10) / 10 },
     heapWithin10Pct: heapEnd <= heapStart * 1.1,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   rmSync(tmp, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
-  return missed.length === 0 && falseReports.length === 0 && result.heapWithin10Pct ? 0 : 1;
+  const ok =
+    missed.length === 0 &&
+    falseReports.length === 0 &&
+    falseAllAsDeclared === 0 &&
+    idle.reads === 0 &&
+    result.heapWithin10Pct;
+  return ok ? 0 : 1;
 }
 
 main().then(

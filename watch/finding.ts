@@ -10,7 +10,20 @@ export interface Cause {
 
 /** One finding of the watch: what a line of its output says, as data (`--json`). */
 export interface Finding {
-  kind: "drift" | "changed-back" | "deleted" | "restarted" | "failed" | "contested" | "reverted" | "revert-refused";
+  kind:
+    | "drift"
+    | "changed-back"
+    | "deleted"
+    | "replaced-outside"
+    | "secret-changed"
+    | "restarted"
+    | "failed"
+    | "contested"
+    | "reverted"
+    | "revert-refused"
+    // The watch's own sight of a workspace (`resource`: `workspace <name>`; `urn` empty).
+    | "blind"
+    | "watching-again";
   stack: string;
   urn: string;
   /** `Pod "web"`. */
@@ -97,9 +110,17 @@ export function lineOf(f: Finding): string {
       return `drift: ${head}: ${fields} ${at}, ${byWhom(f)}`;
     }
     case "changed-back":
-      return `drift: ${head} was changed outside Pulumi while the watch's event stream was down, and is as declared again (what it was in between is not known) ${at}, ${byWhom(f)}`;
+      return `drift: ${head} was changed outside Pulumi and is as declared again (what it was in between is not known) ${at}, ${byWhom(f)}`;
     case "deleted":
       return `drift: ${head} was deleted outside Pulumi (the stack records it, the service no longer has it) ${at}, ${byWhom(f)}`;
+    case "replaced-outside":
+      return `drift: ${head} was replaced outside Pulumi (deleted and created again under the same id: what the stack recorded, credentials included, may no longer hold) ${at}, ${byWhom(f)}`;
+    case "secret-changed":
+      return `drift: ${head}: its credentials were set outside Pulumi (values are never shown) ${at}, ${byWhom(f)}`;
+    case "blind":
+      return `blind: the watch does not see ${f.resource}: ${f.message} ${at}`;
+    case "watching-again":
+      return `watching again: ${f.resource}: ${f.message} ${at}`;
     case "restarted":
       return `drift: ${head} was restarted outside Pulumi (${f.message}) ${at}, ${byWhom(f)}`;
     case "failed":

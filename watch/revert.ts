@@ -1,5 +1,5 @@
 import { ConcurrentUpdateError, LocalWorkspace } from "@pulumi/pulumi/automation";
-import type { StackPlace } from "../cli/recover/pulumi-cli";
+import type { StackPlace } from "./place";
 import type { Difference } from "./compare";
 import type { Finding } from "./finding";
 

@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pulumi, type StackPlace } from "../cli/recover/pulumi-cli";
-import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../cli/recover/pending-creates";
-import type { StackConfig } from "../provider/dynamic/service/connection";
-import { stackConfigValues } from "../provider/dynamic/service/recorded-settings";
-import type { Props } from "../provider/dynamic/inputs/props";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import { OUR_TYPE_PREFIX, isSecretValue, revealed, type ExportedStack } from "../provider/checkpoint";
+import type { StackPlace } from "./place";
+
+/** Recorded outputs of a resource, in plaintext. */
+export type Recorded = Record<string, unknown>;
 
 /** A workload or template the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
 export interface ManagedWorkload {
@@ -12,115 +14,161 @@ export interface ManagedWorkload {
   stack: string;
   urn: string;
   id: string;
-  recorded: Props;
+  recorded: Recorded;
   /** Top-level output keys the state keeps as secrets: their values are never shown. */
   secretKeys: ReadonlySet<string>;
+}
+
+/** Stack configuration as the provider's `configure` receives it. */
+export interface StackConfigView {
+  get(key: string): string | undefined;
 }
 
 /** What the watch knows of a stack: its workloads and templates, its config (secrets decrypted, as `pulumi up` gets it), when its state last changed. */
 export interface StackView {
   name: string;
   workloads: ManagedWorkload[];
-  config: StackConfig;
+  config: StackConfigView;
+  /** A digest of the whole config: another one means another connection, key or setting. */
+  configDigest: string;
   /** The state's manifest time: a new one means an update, refresh or import changed it. */
   version: string;
 }
 
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const isSecret = (v: unknown): boolean =>
-  typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG] !== undefined;
-
-/** The selected stack's name, as `pulumi stack --show-name` says it. */
-export async function selectedStack(): Promise<string> {
-  return (await pulumi(["stack", "--show-name"])).trim();
+/** The `pulumi` of `env`'s PATH (the one a user's commands run), else the Automation API's default. */
+function pulumiRootOf(env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean))
+    if (fs.existsSync(path.join(dir, "pulumi"))) return path.dirname(dir);
+  return undefined;
 }
 
-/** A stack's workloads, templates and config, read with the `pulumi` CLI: any backend and secrets provider. */
-export async function loadStack(name: string, where: StackPlace = {}): Promise<StackView> {
-  const [exported, configText] = await Promise.all([
-    pulumi(["stack", "export", "--show-secrets"], name, where),
-    pulumi(["config", "--json", "--show-secrets"], name, where),
-  ]);
-  const state = JSON.parse(exported) as ExportedStack;
-  const values = stackConfigValues(configText);
-  const config: StackConfig = { get: (key) => (Object.hasOwn(values, key) ? values[key] : undefined) };
-  const workloads: ManagedWorkload[] = [];
-  for (const r of state.deployment.resources ?? []) {
-    if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id) continue;
-    const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
-    const outputs = r.outputs ?? {};
-    const secretKeys = new Set(Object.keys(outputs).filter((k) => isSecret(outputs[k])));
-    workloads.push({ kind, stack: name, urn: r.urn, id: r.id, recorded: revealed(outputs) as Props, secretKeys });
+/**
+ * One stack of the watch, through the Automation API (`LocalWorkspace`): its state and config
+ * (`exportStack`, `getAllConfig`: any backend and secrets provider), and what says cheaply whether
+ * they changed. On a file backend the state file's and the config file's times, read without
+ * spawning anything; elsewhere the stack's summary (`listStacks`: its last update and whether one runs).
+ */
+export class StackSource {
+  private workspace?: Promise<LocalWorkspace>;
+  private backend?: Promise<string>;
+
+  constructor(
+    readonly name: string,
+    private readonly place: StackPlace,
+  ) {}
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.place.env ?? process.env;
   }
-  const manifest = state.deployment.manifest as { time?: string } | undefined;
-  return { name, workloads, config, version: `${manifest?.time ?? ""}:${workloads.length}` };
-}
 
-const backends = new Map<string, Promise<string>>();
+  private get workDir(): string {
+    return this.place.cwd ?? process.cwd();
+  }
 
-/** The backend the stack's commands use: PULUMI_BACKEND_URL, else the login's (`pulumi whoami`), asked once per project. */
-function backendUrl(where: StackPlace): Promise<string> {
-  const fromEnv = (where.env ?? process.env).PULUMI_BACKEND_URL;
-  if (fromEnv) return Promise.resolve(fromEnv);
-  const key = where.cwd ?? process.cwd();
-  let url = backends.get(key);
-  if (!url) {
-    url = pulumi(["whoami", "--json"], undefined, where).then(
-      (out) => String((JSON.parse(out) as { url?: unknown }).url ?? ""),
-      () => "",
+  private ws(): Promise<LocalWorkspace> {
+    this.workspace ??= (async () => {
+      const root = pulumiRootOf(this.env);
+      const pulumiCommand = await PulumiCommand.get(
+        root ? { root, skipVersionCheck: true } : { skipVersionCheck: true },
+      );
+      const envVars = Object.fromEntries(
+        Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined),
+      );
+      return LocalWorkspace.create({ workDir: this.workDir, envVars, pulumiCommand });
+    })();
+    // A failure is not kept: the next call tries again.
+    this.workspace.catch(() => (this.workspace = undefined));
+    return this.workspace;
+  }
+
+  /** The stack's workloads, templates and config, secrets decrypted. */
+  async load(): Promise<StackView> {
+    const ws = await this.ws();
+    const [state, configMap] = await Promise.all([ws.exportStack(this.name), ws.getAllConfig(this.name)]);
+    const values = new Map(
+      Object.entries(configMap).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value] as const] : [])),
     );
-    backends.set(key, url);
-  }
-  return url;
-}
-
-/** A file backend's `.pulumi` directory and the stack's name there; undefined on any other backend. */
-async function fileBackendOf(name: string, where: StackPlace): Promise<{ dir: string; stack: string } | undefined> {
-  const backend = await backendUrl(where);
-  if (!backend.startsWith("file://")) return undefined;
-  const root = backend.slice("file://".length).replace(/^~/, (where.env ?? process.env).HOME ?? "~");
-  return { dir: path.join(root, ".pulumi"), stack: name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name };
-}
-
-/** The newest entry of the stack's update history (`pulumi stack history`). */
-async function latestUpdate(name: string, where: StackPlace): Promise<Record<string, unknown> | undefined> {
-  const out = await pulumi(["stack", "history", "--json", "--page-size", "1"], name, where);
-  return (JSON.parse(out) as Array<Record<string, unknown>>)[0];
-}
-
-/**
- * A stamp of the stack's state that changes whenever an update, refresh or import writes it, cheap
- * enough to ask before each report: the checkpoint file's time on a file backend, the latest
- * update of the stack's history elsewhere.
- */
-export async function stateStamp(name: string, project: string, where: StackPlace): Promise<string> {
-  const file = await fileBackendOf(name, where);
-  if (file) {
-    for (const checkpoint of [
-      path.join(file.dir, "stacks", project, `${file.stack}.json`),
-      path.join(file.dir, "stacks", `${file.stack}.json`),
-    ]) {
-      try {
-        return String(fs.statSync(checkpoint).mtimeMs);
-      } catch {
-        // not this layout
-      }
+    const workloads: ManagedWorkload[] = [];
+    for (const r of (state as unknown as ExportedStack).deployment.resources ?? []) {
+      if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id) continue;
+      const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
+      const outputs = r.outputs ?? {};
+      const secretKeys = new Set(Object.keys(outputs).filter((k) => isSecretValue(outputs[k])));
+      workloads.push({
+        kind,
+        stack: this.name,
+        urn: r.urn,
+        id: r.id,
+        recorded: revealed(outputs) as Recorded,
+        secretKeys,
+      });
     }
-    return "";
+    const manifest = (state.deployment as { manifest?: { time?: string } }).manifest;
+    return {
+      name: this.name,
+      workloads,
+      config: { get: (key) => values.get(key) },
+      configDigest: createHash("sha256")
+        .update(JSON.stringify([...values].sort()))
+        .digest("hex"),
+      version: `${manifest?.time ?? ""}:${workloads.length}`,
+    };
   }
-  const latest = await latestUpdate(name, where);
-  return `${String(latest?.version)}:${String(latest?.endTime)}`;
-}
 
-/**
- * Whether an update holds the stack's lock. A file backend keeps a lock file per running update;
- * other backends list the running update in the stack's history as in progress.
- */
-export async function stackLocked(name: string, project: string, where: StackPlace): Promise<boolean> {
-  const file = await fileBackendOf(name, where);
-  if (file) {
+  /** The backend URL (`PULUMI_BACKEND_URL`, else the login's: `whoAmI`, asked once). */
+  private backendUrl(): Promise<string> {
+    const fromEnv = this.env.PULUMI_BACKEND_URL;
+    if (fromEnv) return Promise.resolve(fromEnv);
+    this.backend ??= this.ws()
+      .then((ws) => ws.whoAmI())
+      .then((who) => who.url ?? "");
+    this.backend.catch(() => (this.backend = undefined));
+    return this.backend;
+  }
+
+  /** A file backend's `.pulumi` directory, the stack's short name there and the project; undefined on any other backend. */
+  private async fileBackend(): Promise<{ dir: string; stack: string; project: string } | undefined> {
+    const backend = await this.backendUrl();
+    if (!backend.startsWith("file://")) return undefined;
+    const root = backend.slice("file://".length).replace(/^~/, this.env.HOME ?? "~");
+    const project = (await (await this.ws()).projectSettings()).name;
+    const stack = this.name.includes("/") ? this.name.slice(this.name.lastIndexOf("/") + 1) : this.name;
+    return { dir: path.join(root, ".pulumi"), stack, project };
+  }
+
+  /** The stack's summary on a backend other than a file one (one `pulumi stack ls`). */
+  private async summary(): Promise<{ lastUpdate?: string; updateInProgress?: boolean; resourceCount?: number }> {
+    const short = this.name.slice(this.name.lastIndexOf("/") + 1);
+    const all = await (await this.ws()).listStacks();
+    return all.find((s) => s.name === this.name || s.name.endsWith(`/${short}`) || s.name === short) ?? {};
+  }
+
+  /**
+   * A stamp of the stack's state and config that changes whenever an update, refresh or import
+   * writes the state, or a `pulumi config set` the config: on a file backend the files' times
+   * (nothing spawned), elsewhere the last update and the config file's time.
+   */
+  async stamp(): Promise<string> {
+    const short = this.name.slice(this.name.lastIndexOf("/") + 1);
+    const config = mtimeOf(["yaml", "yml", "json"].map((ext) => path.join(this.workDir, `Pulumi.${short}.${ext}`)));
+    const file = await this.fileBackend();
+    if (!file) {
+      const s = await this.summary();
+      return `${s.lastUpdate ?? ""}:${s.resourceCount ?? ""}:${config}`;
+    }
+    const state = mtimeOf([
+      path.join(file.dir, "stacks", file.project, `${file.stack}.json`),
+      path.join(file.dir, "stacks", `${file.stack}.json`),
+    ]);
+    return `${state}:${config}`;
+  }
+
+  /** Whether an update holds the stack's lock: a lock file on a file backend, an update in progress elsewhere. */
+  async locked(): Promise<boolean> {
+    const file = await this.fileBackend();
+    if (!file) return (await this.summary()).updateInProgress === true;
     for (const locks of [
-      path.join(file.dir, "locks", "organization", project, file.stack),
+      path.join(file.dir, "locks", "organization", file.project, file.stack),
       path.join(file.dir, "locks", file.stack),
     ]) {
       try {
@@ -131,7 +179,25 @@ export async function stackLocked(name: string, project: string, where: StackPla
     }
     return false;
   }
-  return (await latestUpdate(name, where))?.result === "in-progress";
+
+  /** The workspace's selected stack (`pulumi stack ls`'s current one). */
+  async selected(): Promise<string> {
+    const current = await (await this.ws()).stack();
+    if (!current) throw new Error("no stack is selected here: name one with --stack, or run `pulumi stack select`");
+    return current.name;
+  }
+}
+
+/** The time of the first of `files` that exists, as text ("" when none does). */
+function mtimeOf(files: string[]): string {
+  for (const f of files) {
+    try {
+      return String(fs.statSync(f).mtimeMs);
+    } catch {
+      // not this one
+    }
+  }
+  return "";
 }
 
 /** The project of a stack's URNs (`urn:pulumi:<stack>::<project>::…`). */

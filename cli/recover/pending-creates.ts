@@ -2,51 +2,21 @@
  * The parts of `pulumi stack export` that `recover` reads and edits: the resources and the pending
  * operations of a version 3 deployment. Everything else is carried through untouched.
  */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  [key: string]: unknown;
-}
+import { OUR_TYPE_PREFIX, type ExportedStack, type PendingOperation } from "../../provider/checkpoint";
 
-export interface PendingOperation {
-  resource: StateResource;
-  type: string;
-  [key: string]: unknown;
-}
-
-export interface ExportedStack {
-  version: number;
-  deployment: {
-    resources?: StateResource[];
-    pending_operations?: PendingOperation[];
-    [key: string]: unknown;
-  };
-}
-
-/** Every resource class of this package registers a type of this prefix (provider/hosted-resource.ts). */
-export const OUR_TYPE_PREFIX = "pulumi-nodejs:dynamic/wws:";
+export {
+  OUR_TYPE_PREFIX,
+  revealed,
+  type ExportedStack,
+  type PendingOperation,
+  type StateResource,
+} from "../../provider/checkpoint";
 
 /** The pending creates of this package's resources: what a killed `pulumi up` left of their creates. */
 export function ourPendingCreates(stack: ExportedStack): PendingOperation[] {
   return (stack.deployment.pending_operations ?? []).filter(
     (op) => op.type === "creating" && op.resource.type.startsWith(OUR_TYPE_PREFIX),
   );
-}
-
-/** The secret marker of the checkpoint format: `{ [SECRET_SIG]: SECRET_VALUE, plaintext | ciphertext }`. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-
-/** `value` with each secret of an export made with `--show-secrets` replaced by its plaintext value. */
-export function revealed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(revealed);
-  if (typeof value !== "object" || value === null) return value;
-  const obj = value as Record<string, unknown>;
-  if (obj[SECRET_SIG] === SECRET_VALUE && typeof obj.plaintext === "string") return revealed(JSON.parse(obj.plaintext));
-  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, revealed(v)]));
 }
 
 /**

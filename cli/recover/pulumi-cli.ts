@@ -3,11 +3,9 @@ import { execFile } from "node:child_process";
 /** Output past this is a state too large to handle here. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024; // 512 MiB
 
-/** Where a stack's project is and the environment its commands run with. @default this process's */
-export interface StackPlace {
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
-}
+import type { StackPlace } from "../../watch/place";
+
+export type { StackPlace };
 
 /**
  * Runs the `pulumi` CLI on PATH in the current directory (or `where`), non-interactively, and resolves to its

@@ -2,7 +2,7 @@ import { UsageError } from "../import/args";
 
 export const WATCH_USAGE = `Usage: pulumi-wws watch [--stack NAME]... [--json] [--exit-on-drift] [--revert]
 Run in the stack's project directory. Learns from each stack's state which workloads it manages and
-how to reach them (pulumi stack export, pulumi config: any backend and secrets provider), holds one
+how to reach them (through the Automation API: any backend and secrets provider), holds one
 event stream per workspace, and reports every change made outside Pulumi as it happens: a field
 changed (recorded → live, secrets never shown, and who made it where the service says), a workload
 deleted or restarted outside Pulumi, a workload turned Failed (health, not drift). A \`pulumi up\`
@@ -13,7 +13,9 @@ of a watched stack is not drift: the watch waits for it to end and learns the ne
   --revert           put back a drifted field that updates in place (pulumi up --refresh --target
                      <urn>); never a replacement, a delete or a database's login; a resource changed
                      again within 10 minutes of a revert is reported as contested and left alone
-  --status-every S   seconds between "all as declared" lines (default 60)
+  --status-every S   seconds between status lines (default 60); a workspace whose event stream is
+                     refused or not open is said at once, and named in every status line
+  --resync-every S   seconds between comparisons of everything, whatever the streams say (default 600)
   --help             this text
 SIGINT or SIGTERM ends it. The connection is the provider's (resource settings, stack config, environment).`;
 
@@ -23,7 +25,14 @@ export interface WatchArgs {
   exitOnDrift: boolean;
   revert: boolean;
   statusEverySeconds: number;
+  resyncEverySeconds: number;
   help: boolean;
+}
+
+function seconds(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag}: expected a whole number of seconds, got ${text}`);
+  return n;
 }
 
 /** Parses the flags of `pulumi-wws watch`. */
@@ -34,6 +43,7 @@ export function parseWatchArgs(argv: readonly string[]): WatchArgs {
     exitOnDrift: false,
     revert: false,
     statusEverySeconds: 60,
+    resyncEverySeconds: 600,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -49,11 +59,9 @@ export function parseWatchArgs(argv: readonly string[]): WatchArgs {
     else if (arg === "--revert") args.revert = true;
     else if (arg === "--stack" || arg === "-s") args.stacks.push(value());
     else if (arg.startsWith("--stack=")) args.stacks.push(arg.slice("--stack=".length));
-    else if (arg === "--status-every") {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--status-every: expected a whole number of seconds`);
-      args.statusEverySeconds = n;
-    } else throw new UsageError(`unknown option ${arg}`);
+    else if (arg === "--status-every") args.statusEverySeconds = seconds(arg, value());
+    else if (arg === "--resync-every") args.resyncEverySeconds = seconds(arg, value());
+    else throw new UsageError(`unknown option ${arg}`);
   }
   if (args.revert && args.exitOnDrift) throw new UsageError("--revert and --exit-on-drift: choose one");
   return args;

@@ -1,6 +1,6 @@
 import { Watch } from "../../watch/watcher";
 import { lineOf, type Finding } from "../../watch/finding";
-import { selectedStack } from "../../watch/stack";
+import { StackSource } from "../../watch/stack";
 import type { WatchArgs } from "./args";
 
 interface Io {
@@ -18,7 +18,7 @@ const now = (): string => new Date().toISOString().slice(11, 19);
 
 /** `pulumi-wws watch`: runs until SIGINT/SIGTERM (0), or the first finding with `--exit-on-drift` (3). */
 export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  const stacks = args.stacks.length > 0 ? args.stacks : [await selectedStack()];
+  const stacks = args.stacks.length > 0 ? args.stacks : [await new StackSource("", { env }).selected()];
   let finish: (code: number) => void = () => undefined;
   const ended = new Promise<number>((resolve) => (finish = resolve));
   const onFinding = (f: Finding): void => {
@@ -30,6 +30,7 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
     env,
     revert: args.revert,
     statusEveryMs: args.statusEverySeconds * 1000,
+    resyncEveryMs: args.resyncEverySeconds * 1000,
     onFinding,
     onStatus: (line) => (args.json ? io.err(`${now()} ${line}`) : io.out(`${now()} ${line}`)),
   });

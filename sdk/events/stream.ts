@@ -12,7 +12,7 @@ import {
 import { errorFromResponse } from "../http/error-from-response";
 import { certificateErrorOf } from "../http/certificate";
 import { readBodyText } from "../http/response-size";
-import { endlessLineError, MAX_LINE_BYTES, MAX_REFUSAL_BYTES, unendedLineBytes } from "./line-limit";
+import { MAX_REFUSAL_BYTES, NO_OPEN_EVENT, openEventAfter, overLimitError } from "./line-limit";
 import { StreamCutError } from "./stream-cut";
 import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { acquirePool, type PoolLease } from "../http/pools";
@@ -66,11 +66,11 @@ interface EventStreamInit {
 
 /**
  * A connection open at least this long before it ended proved the stream works: the reconnect
- * backoff starts over, and a clean end (the server's lifetime cap) reconnects at once. One that
- * ended sooner counts as a failure, so that a stream answered and ended at once, again and again,
- * is reconnected with backoff rather than in a tight loop.
+ * backoff starts over, and a clean end (the server's lifetime cap, hours) reconnects at once. One
+ * that ended sooner counts as a failure, so that a stream answered and ended after a second or a
+ * few, again and again, is reconnected with backoff rather than 50 times a minute.
  */
-const HEALTHY_OPEN_MS = 1000; // 1 s
+const HEALTHY_OPEN_MS = 60 * 1000; // 1 min
 
 /** How one connection ended. */
 type Outcome =
@@ -239,12 +239,14 @@ export class EventStream {
       wasOpen = true;
       openedAt = clock.now();
       this.setState("open");
-      let lineBytes = 0;
+      let open = NO_OPEN_EVENT;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         watchdog.touch();
-        lineBytes = unendedLineBytes(lineBytes, chunk);
-        // The parser keeps a line until its end: one that never ends would take all the memory.
-        if (lineBytes > MAX_LINE_BYTES) return { kind: "retry", wasOpen, error: endlessLineError(this.operation) };
+        open = openEventAfter(open, chunk);
+        // The parser keeps a line until its end, and an event's data until its blank line: a line
+        // or an event that never ends would take all the memory.
+        const over = overLimitError(open, this.operation);
+        if (over) return { kind: "retry", wasOpen, error: over };
         parser.feed(decoder.decode(chunk, { stream: true }));
       }
       this.openMs = clock.now() - openedAt;

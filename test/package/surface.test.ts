@@ -201,4 +201,18 @@ describe("the SDK's boundary", () => {
       .map((file) => file.slice(ROOT.length + 1));
     expect(inside).toEqual([]);
   });
+
+  it("should keep the watch off the CLI, and off the provider's process internals but through its seam", () => {
+    const internals =
+      /from "\.\.\/provider\/dynamic\/(context|service\/shared-spec|workloads\/provider|templates\/provider)"/;
+    const crossings = sources(join(ROOT, "watch")).flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      const rel = file.slice(ROOT.length + 1);
+      return [
+        ...(/from "(\.\.\/)+cli\//.test(text) ? [`${rel} imports cli/`] : []),
+        ...(internals.test(text) ? [`${rel} assembles the provider (use provider/dynamic/watch-seam)`] : []),
+      ];
+    });
+    expect(crossings).toEqual([]);
+  });
 });

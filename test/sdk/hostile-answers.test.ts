@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { ConnectionError, ProxyError, ResponseTooLargeError } from "../../sdk";
 import { readBodyText } from "../../sdk/http/response-size";
 import { proxyErrorOf } from "../../sdk/http/proxy";
-import { unendedLineBytes } from "../../sdk/events/line-limit";
+import { MAX_EVENT_BYTES, NO_OPEN_EVENT, openEventAfter, overLimitError } from "../../sdk/events/line-limit";
 import { isNoAnswer, isTransientFailure, provablyNotProcessed } from "../../sdk/retry-rules";
 
 const PROXY = { url: "http://127.0.0.1:3128", setting: "HTTPS_PROXY" };
@@ -65,10 +65,31 @@ describe("readBodyText", () => {
   });
 });
 
-describe("unendedLineBytes", () => {
-  it("should count the bytes of the line still open across chunks", () => {
-    expect(unendedLineBytes(0, Buffer.from("data: {}\n\ndata: ab"))).toBe(8);
-    expect(unendedLineBytes(8, Buffer.from("cd"))).toBe(10);
-    expect(unendedLineBytes(10, Buffer.from("\r"))).toBe(0);
+describe("openEventAfter", () => {
+  const after = (...chunks: string[]) =>
+    chunks.reduce((open, c) => openEventAfter(open, Buffer.from(c)), NO_OPEN_EVENT);
+
+  it.each([
+    ["a whole event", ["data: {}\n\n"], { line: 0, event: 0 }],
+    ["an open line across chunks", ["data: {}\n\ndata: ab", "cd"], { line: 10, event: 0 }],
+    ["the lines of an event not yet ended", ["data: ab\ndata: cd\n"], { line: 0, event: 16 }],
+    ["an event ended by CRLF CRLF, split between the CR and the LF", ["data: ab\r", "\n\r\n"], { line: 0, event: 0 }],
+    ["an event ended by CR CR", ["data: ab\r\r"], { line: 0, event: 0 }],
+    ["a comment between events", [":heartbeat\n\ndata: x"], { line: 7, event: 0 }],
+  ])("should count %s", (_what, chunks, expected) => {
+    expect(after(...chunks)).toMatchObject(expected);
+  });
+
+  it("should pass the event limit with endless data lines and no blank line, as one endless line does", () => {
+    const line = `data: ${"x".repeat(1000)}\n`;
+    let open = NO_OPEN_EVENT;
+    let chunks = 0;
+    while (!overLimitError(open, "event stream") && chunks < 10_000) {
+      open = openEventAfter(open, Buffer.from(line.repeat(64)));
+      chunks++;
+    }
+    expect(open.event).toBeGreaterThan(MAX_EVENT_BYTES);
+    expect(open.event).toBeLessThan(MAX_EVENT_BYTES + 65 * line.length);
+    expect(overLimitError(open, "event stream")?.message).toContain("an event of more than 1048576 bytes");
   });
 });
