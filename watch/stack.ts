@@ -5,6 +5,7 @@ import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../cli/recover/pe
 import type { StackConfig } from "../provider/dynamic/service/connection";
 import { stackConfigValues } from "../provider/dynamic/service/recorded-settings";
 import type { Props } from "../provider/dynamic/inputs/props";
+import { isManagedRecord, secretPathsOf } from "./state-record";
 
 /** A workload or template the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
 export interface ManagedWorkload {
@@ -13,7 +14,7 @@ export interface ManagedWorkload {
   urn: string;
   id: string;
   recorded: Props;
-  /** Top-level output keys the state keeps as secrets: their values are never shown. */
+  /** Paths (`credentials`, `source.repo`) where the state keeps a secret, at any depth: their values are never shown. */
   secretKeys: ReadonlySet<string>;
 }
 
@@ -25,10 +26,6 @@ export interface StackView {
   /** The state's manifest time: a new one means an update, refresh or import changed it. */
   version: string;
 }
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const isSecret = (v: unknown): boolean =>
-  typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG] !== undefined;
 
 /** The selected stack's name, as `pulumi stack --show-name` says it. */
 export async function selectedStack(): Promise<string> {
@@ -46,10 +43,10 @@ export async function loadStack(name: string, where: StackPlace = {}): Promise<S
   const config: StackConfig = { get: (key) => (Object.hasOwn(values, key) ? values[key] : undefined) };
   const workloads: ManagedWorkload[] = [];
   for (const r of state.deployment.resources ?? []) {
-    if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id) continue;
+    if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id || !isManagedRecord(r)) continue;
     const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
     const outputs = r.outputs ?? {};
-    const secretKeys = new Set(Object.keys(outputs).filter((k) => isSecret(outputs[k])));
+    const secretKeys = secretPathsOf(outputs, r.inputs);
     workloads.push({ kind, stack: name, urn: r.urn, id: r.id, recorded: revealed(outputs) as Props, secretKeys });
   }
   const manifest = state.deployment.manifest as { time?: string } | undefined;

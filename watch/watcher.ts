@@ -437,8 +437,9 @@ export class Watch {
     if (seen?.has(sig) || this.stopped) return;
     seen?.add(sig);
     this.report(f);
-    // Not when it is as declared again meanwhile (no record of it): nothing to put back.
-    if (seen && this.options.revert && f.kind === "drift") this.reverter.consider(f, diffs);
+    // Not when it is as declared again meanwhile (no record of it): nothing to put back. Each kind is
+    // the reverter's to decide: a drift may be put back, a delete or a restart is said not to be.
+    if (seen && this.options.revert) this.reverter.consider(f, diffs);
   }
 
   private hold(then: () => void): void {
