@@ -3,7 +3,7 @@
  * config as they are now, and whether the program in the working directory would change that
  * resource (an edit not yet applied).
  */
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import type { StackPlace } from "../cli/recover/pulumi-cli";
 import { revealed, type StateResource } from "../cli/recover/pending-creates";
 import type { StackConfig } from "../provider/dynamic/service/connection";
@@ -17,11 +17,17 @@ export interface RecordedResource {
   outputs: Props;
 }
 
+/**
+ * The stack, without selecting it: `pulumi stack select` would change the stack the user's own
+ * commands in that directory act on. Every command of a `Stack` names its stack (`--stack`).
+ */
 async function stackOf(stackName: string, place: StackPlace): Promise<Stack> {
   const envVars = Object.fromEntries(
     Object.entries(place.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
   );
-  return LocalWorkspace.selectStack({ stackName, workDir: place.cwd ?? process.cwd() }, { envVars });
+  const workspace = await LocalWorkspace.create({ workDir: place.cwd ?? process.cwd(), envVars });
+  workspace.selectStack = () => Promise.resolve();
+  return Stack.select(stackName, workspace);
 }
 
 /** The state's record of `urn` (undefined when the stack no longer records it) and the stack's config, read now. */

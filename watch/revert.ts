@@ -124,7 +124,7 @@ export class Reverter {
         const why = this.stopped
           ? "the watch was stopped during the revert (the update may have been sent: `pulumi preview --refresh` shows what the workload holds)"
           : messageOf(err);
-        this.refuse(f, `${why}; the command that would put it back: ${command}`);
+        this.refuse(f, `${why}; \`${command}\` would apply the program to it`);
         return;
       }
     }
