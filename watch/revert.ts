@@ -65,7 +65,12 @@ export class Reverter {
     if (!changed || changed.kind !== "changed") return;
     const login = changed.fields.some((x) => x.path.startsWith("credentials"));
     if (changed.replaces || login) {
-      const what = login ? "would change a login" : "would replace the workload (its data with it)";
+      const template = f.urn.includes(":Template::");
+      const what = login
+        ? "would change a login"
+        : template
+          ? "would replace the template (a template has no update)"
+          : "would replace the workload (its data with it)";
       return this.refuse(f, `putting it back ${what}: left alone; the command that would do it: ${command}`);
     }
     if (this.contested.has(f.urn)) return;

@@ -226,7 +226,8 @@ describe("pulumi-wws watch --revert", () => {
     const stoppedAt = Date.now();
     c.proc.kill("SIGTERM");
     expect(await c.exited).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    // Far below the update's own wait (10 min): it was cancelled, not waited out.
+    expect(Date.now() - stoppedAt).toBeLessThan(60_000);
     await service.ctl.resumeReconciler();
     expect(c.findings.filter((f) => f.kind === "reverted")).toEqual([]);
     const backend = s.stack.workspace.envVars.PULUMI_BACKEND_URL.slice("file://".length);
