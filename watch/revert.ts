@@ -119,6 +119,8 @@ export class Reverter {
         this.hooks.report({
           ...f,
           kind: "reverted",
+          // Read back as recorded: that is what each field holds now.
+          fields: f.fields?.map((x) => (x.secret ? x : { ...x, live: x.recorded })),
           at: new Date().toISOString(),
           message: `${fields.join(", ")} put back as the stack's state records it, and read back so`,
         });
