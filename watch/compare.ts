@@ -3,7 +3,10 @@ import { sameValue } from "../provider/dynamic/inputs/equal";
 import { DRIFT_KEY, inputsOf } from "../provider/dynamic/inputs/props";
 import { classifyTemplateChanges } from "../provider/dynamic/templates/diff";
 import type { ProviderImpl } from "../provider/dynamic/types";
+import { WORKLOAD_RULES } from "../provider/fields/workload-rules";
+import { TEMPLATE_RULES } from "../provider/fields/template-fields";
 import type { ManagedWorkload } from "./stack";
+import { touchesSecret } from "./state-record";
 
 /** One field whose live value differs from the recorded one; `secret`: its values are not shown. */
 export interface FieldChange {
@@ -20,7 +23,23 @@ export type Difference =
   | { kind: "restarted"; restarts: number }
   | { kind: "failed"; message: string };
 
-const SECRET_PATH = /credentials|password|apiKey|secret/i;
+/** A field a name like these may hold a login (a template's `config.vm.credentials`, a repo URL's token): never shown. */
+const SECRET_PATH = /credential|password|passwd|apikey|secret|token/i;
+
+/** The fields the declarations (provider/fields/) keep secret: a login, the API key. */
+const DECLARED_SECRET: Record<ManagedWorkload["kind"], readonly string[]> = {
+  workload: WORKLOAD_RULES.secretKeys,
+  template: TEMPLATE_RULES.secretKeys,
+};
+
+/**
+ * Whether the values at `path` of `w` are never shown: the state keeps it (or something in it, or
+ * around it) secret, its field is declared secret, or its name says it may hold a login.
+ */
+export function isSecretField(w: Pick<ManagedWorkload, "kind" | "secretKeys">, path: string): boolean {
+  const top = path.split(".")[0];
+  return touchesSecret(path, w.secretKeys) || DECLARED_SECRET[w.kind].includes(top) || SECRET_PATH.test(path);
+}
 
 /** The paths under `key` at which `a` and `b` differ (objects compared key by key, anything else whole). */
 function pathsOf(prefix: string, a: unknown, b: unknown, out: Array<{ path: string; a: unknown; b: unknown }>): void {
@@ -69,6 +88,6 @@ function changedFields(w: ManagedWorkload, live: Record<string, unknown>, keys: 
     path: f.path,
     recorded: f.a,
     live: f.b,
-    secret: w.secretKeys.has(f.path.split(".")[0]) || SECRET_PATH.test(f.path),
+    secret: isSecretField(w, f.path),
   }));
 }

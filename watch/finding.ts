@@ -37,8 +37,6 @@ export interface Finding {
   message?: string;
 }
 
-const SECRET_SHOWN = "[secret]";
-
 function valueText(v: unknown): string {
   if (v === undefined || v === null) return "(unset)";
   return typeof v === "string" ? v : JSON.stringify(v);
@@ -59,7 +57,7 @@ function findingBase(w: Watched, cause: Cause, now: Date) {
   };
 }
 
-/** The findings of one comparison, each secret value replaced by a marker. */
+/** The findings of one comparison; a secret field says only that it changed, without its values. */
 export function findingsOf(diffs: Difference[], w: Watched, cause: Cause, now: Date): Finding[] {
   const base = findingBase(w, cause, now);
   return diffs.map((d): Finding => {
@@ -69,7 +67,7 @@ export function findingsOf(diffs: Difference[], w: Watched, cause: Cause, now: D
         kind: "drift",
         fields: d.fields.map((f) =>
           f.secret
-            ? { path: f.path, secret: true, recorded: SECRET_SHOWN, live: SECRET_SHOWN }
+            ? { path: f.path, secret: true }
             : { path: f.path, secret: false, recorded: f.recorded, live: f.live },
         ),
       };

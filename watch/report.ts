@@ -12,7 +12,7 @@ interface ReporterHooks {
   report(f: Finding): void;
   /** Whether a row that names who made a change of `urn` waits for its comparison (the queue's). */
   rowPending(urn: string): boolean;
-  /** `--revert`: a drift just reported, with the differences it came from. */
+  /** `--revert`: a finding just reported, with the differences it came from. */
   revert?: (f: Finding, diffs: Difference[]) => void;
 }
 
@@ -101,8 +101,9 @@ export class FindingReporter {
     if (seen?.has(sig) || this.stopped) return;
     seen?.add(sig);
     this.report(f);
-    // Not when it is as declared again meanwhile (no record of it): nothing to put back.
-    if (seen && this.hooks.revert && f.kind === "drift") this.hooks.revert(f, diffs);
+    // Not when it is as declared again meanwhile (no record of it): nothing to put back. Each kind is
+    // the reverter's to decide: a drift may be put back, a delete or a restart is said not to be.
+    if (seen && this.hooks.revert) this.hooks.revert(f, diffs);
   }
 
   /** `then` after `ROW_GRACE_MS`, or later while a row naming `urn` still waits for its comparison (at most `MAX_HOLDS` times). */

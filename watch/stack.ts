@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { OUR_TYPE_PREFIX, isSecretValue, revealed, type ExportedStack } from "../provider/checkpoint";
+import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../provider/checkpoint";
+import { isManagedRecord, secretPathsOf } from "./state-record";
 import type { StackPlace } from "./place";
 
 /** Recorded outputs of a resource, in plaintext. */
@@ -15,7 +16,7 @@ export interface ManagedWorkload {
   urn: string;
   id: string;
   recorded: Recorded;
-  /** Top-level output keys the state keeps as secrets: their values are never shown. */
+  /** Paths (`credentials`, `source.repo`) where the state keeps a secret, at any depth: their values are never shown. */
   secretKeys: ReadonlySet<string>;
 }
 
@@ -90,10 +91,10 @@ export class StackSource {
     );
     const workloads: ManagedWorkload[] = [];
     for (const r of (state as unknown as ExportedStack).deployment.resources ?? []) {
-      if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id) continue;
+      if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id || !isManagedRecord(r)) continue;
       const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
       const outputs = r.outputs ?? {};
-      const secretKeys = new Set(Object.keys(outputs).filter((k) => isSecretValue(outputs[k])));
+      const secretKeys = secretPathsOf(outputs, r.inputs);
       workloads.push({
         kind,
         stack: this.name,

@@ -10,9 +10,11 @@ of a watched stack is not drift: the watch waits for it to end and learns the ne
   --stack NAME       a stack to watch; repeatable (default: the selected one)
   --json             one JSON object per finding on stdout
   --exit-on-drift    exit 3 at the first finding (for a CI job that waits on it)
-  --revert           put back a drifted field that updates in place (pulumi up --refresh --target
-                     <urn>); never a replacement, a delete or a database's login; a resource changed
-                     again within 10 minutes of a revert is reported as contested and left alone
+  --revert           put back a drifted field that updates in place to the value the stack's state
+                     records (never the program's), only when the program has no edit of it not yet
+                     applied; "reverted" once read back. Never a replacement, a delete, a login or
+                     a database; a resource changed again within 10 minutes of a revert is reported
+                     as contested and left alone
   --status-every S   seconds between status lines (default 60); a workspace whose event stream is
                      refused or not open is said at once, and named in every status line
   --resync-every S   seconds between comparisons of everything, whatever the streams say (default 600)

@@ -1,0 +1,269 @@
+/**
+ * `pulumi-wws watch --revert` as a user runs it, through the real `pulumi` CLI against the local
+ * service over HTTP, in one stack (a pod with a secret repo, a pod, a VM, and a pod the stack only
+ * reads): a revert puts back the stack's record or nothing, says "reverted" only once read back,
+ * never acts on an edit not yet applied, a read resource or a user's own `up`, and leaves no lock
+ * when stopped mid-revert; no secret in anything it prints.
+ */
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { WorkspaceClient, type WorkloadType } from "../../sdk";
+import { password, pulumiBinDir } from "../e2e/harness";
+import { ensureBuilt } from "../support/build";
+import {
+  fileProgramStack,
+  filesUnder,
+  runOp,
+  secretHits,
+  sleep,
+  startRestartableService,
+  type RestartableService,
+} from "../reliability/cli-helpers";
+import { pollUntil } from "../support/poll";
+import type { Finding } from "../../watch";
+
+jest.setTimeout(8 * 60_000);
+const OP_TIMEOUT_MS = 120_000;
+const REVERT_TIMEOUT_MS = 120_000;
+const STACK_KEY = `revert-stack-key-${Date.now()}`;
+const OPS_KEY = `revert-ops-key-${Date.now()}`;
+
+interface Watcher {
+  proc: ChildProcess;
+  findings: Finding[];
+  status: string[];
+  exited: Promise<number>;
+}
+
+/** `pulumi-wws watch --json --revert` in the stack's directory: findings (stdout) and status lines (stderr). */
+function startWatch(stack: Stack): Watcher {
+  const { workDir, envVars } = stack.workspace;
+  const main = path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
+  const proc = spawn(process.execPath, [main, "watch", "--json", "--revert", "--stack", "local"], {
+    cwd: workDir,
+    env: { ...process.env, ...envVars },
+  });
+  const w: Watcher = { proc, findings: [], status: [], exited: Promise.resolve(0) };
+  const lines = (stream: NodeJS.ReadableStream, onLine: (l: string) => void): void => {
+    let buf = "";
+    stream.on("data", (chunk: Buffer) => {
+      buf += chunk.toString("utf8");
+      const parts = buf.split("\n");
+      buf = parts.pop() ?? "";
+      parts.filter((l) => l.trim() !== "").forEach(onLine);
+    });
+  };
+  lines(proc.stdout!, (l) => w.findings.push(JSON.parse(l) as Finding));
+  lines(proc.stderr!, (l) => w.status.push(l));
+  w.exited = new Promise((resolve) => proc.on("exit", (code) => resolve(code ?? -1)));
+  return w;
+}
+
+const until = <T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> => pollUntil(check, { what, timeoutMs, intervalMs: 100 });
+
+interface Edits {
+  webId?: string;
+  apiMemory?: string;
+}
+
+function program(e: Edits = {}): string {
+  return (
+    `const pulumi = require("@pulumi/pulumi");\nconst wws = require("pulumi-wws");\nconst cfg = new pulumi.Config();\n` +
+    `new wws.Pod("web", { workloadId: "${e.webId ?? "web"}", image: "nginx:1.27", memory: "512Mi", source: { repo: cfg.requireSecret("repo") } });\n` +
+    `new wws.Pod("api", { image: "nginx:1.27", memory: "${e.apiMemory ?? "256Mi"}" });\n` +
+    `new wws.VirtualMachine("vm", { os: "ubuntu", cpus: 1, credentials: { password: cfg.requireSecret("vmPassword") } });\n` +
+    `wws.Pod.get("seen", cfg.require("extId"));\n`
+  );
+}
+
+function pulumiCli(stack: Stack, args: string[]): Promise<{ code: number; out: string }> {
+  const { workDir, envVars } = stack.workspace;
+  return new Promise((resolve) => {
+    execFile(
+      path.join(pulumiBinDir(), "pulumi"),
+      [...args, "--stack", "local", "--non-interactive"],
+      { cwd: workDir, env: { ...process.env, ...envVars }, timeout: OP_TIMEOUT_MS, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
+    );
+  });
+}
+
+async function upOk(stack: Stack): Promise<void> {
+  const r = await runOp(stack, "up", OP_TIMEOUT_MS);
+  if (!r.ok) throw new Error(r.error);
+}
+
+const of = (w: Watcher, resource: string, kind: Finding["kind"]): Finding | undefined =>
+  w.findings.find((f) => f.resource === resource && f.kind === kind);
+
+describe("pulumi-wws watch --revert", () => {
+  let service: RestartableService;
+  const kept: Array<{ cleanup(): void }> = [];
+  const watchers: Watcher[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    service = await startRestartableService({
+      prefix: "wrevert",
+      count: 1,
+      keyFor: () => STACK_KEY,
+      service: { keys: { "wrevert-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
+    });
+  });
+
+  afterAll(async () => {
+    for (const w of watchers) if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
+    await service?.ctl.resumeReconciler().catch(() => undefined);
+    kept.forEach((k) => k.cleanup());
+    await service?.close();
+  });
+
+  it("puts back only the stack's record, says reverted only once read back, and leaves alone what it must", async () => {
+    const ws = service.workspace();
+    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
+    await ops.upsertWorkload("pod", { id: "ext", image: "nginx:1.27", memory: "256Mi" });
+    const s = await fileProgramStack("wws-revert");
+    kept.push(s);
+    const vmPassword = password("vm");
+    const repo = `https://tok-${password("repo")}@git.example/app`;
+    const set = (config: Record<string, { value: string; secret?: boolean }>) => s.stack.setAllConfig(config);
+    await set({
+      "wws:baseUrl": { value: service.url },
+      "wws:workspace": { value: ws.name },
+      "wws:apiKey": { value: ws.apiKey, secret: true },
+      "wws-revert:repo": { value: repo, secret: true },
+      "wws-revert:vmPassword": { value: vmPassword, secret: true },
+      "wws-revert:extId": { value: `${ws.name}/ext` },
+    });
+    s.setProgram(program());
+    await upOk(s.stack);
+
+    const live = async (id: string): Promise<Record<string, unknown> | undefined> =>
+      (await ops.getSpec()).workloads.find((w) => w.id === id)?.spec;
+    const changeLive = async (id: string, change: Record<string, unknown>): Promise<void> => {
+      const entry = (await ops.getSpec()).workloads.find((w) => w.id === id)!;
+      await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, ...change, id } as never);
+    };
+
+    // 1. A revert that applies: the recorded value sent, read back, then "reverted"; the state and a
+    // preview stay clean. The pod the stack only reads (`Pod.get`) is not watched: 3 workloads, not 4.
+    const a = startWatch(s.stack);
+    watchers.push(a);
+    await until("the watch to start", () => a.status.some((l) => /watching 3 workloads/.test(l)), 60_000);
+    const otherRepo = `https://tok-${password("live")}@git.example/app`;
+    await changeLive("api", { memory: "1Gi" });
+    await changeLive("ext", { memory: "512Mi" });
+    await changeLive("web", { source: { repo: otherRepo } });
+    await until(
+      "both reverts",
+      () => of(a, 'Pod "api"', "reverted") && of(a, 'Pod "web"', "reverted"),
+      REVERT_TIMEOUT_MS,
+    );
+    expect(of(a, 'Pod "api"', "drift")?.fields).toEqual([
+      { path: "memory", recorded: "256Mi", live: "1Gi", secret: false },
+    ]);
+    expect(of(a, 'Pod "api"', "reverted")?.message).toMatch(/^memory put back .*read back/);
+    expect(of(a, 'Pod "web"', "drift")?.fields).toEqual([{ path: "source.repo", secret: true }]);
+    expect(await live("api")).toMatchObject({ memory: "256Mi" });
+    expect((await live("web"))?.source).toEqual({ repo });
+    expect(await live("ext")).toMatchObject({ memory: "512Mi" });
+    expect(a.findings.filter((f) => /seen|ext/.test(`${f.resource} ${f.id}`))).toEqual([]);
+    const clean = await pulumiCli(s.stack, ["preview", "--expect-no-changes"]);
+    expect(clean).toMatchObject({ code: 0 });
+    a.proc.kill("SIGTERM");
+    expect(await a.exited).toBe(0);
+
+    // 2. An edit not yet applied (a new workloadId for web, a new VM password): neither is sent, and
+    // the drift of each is "not reverted" with the reason.
+    const b = startWatch(s.stack);
+    watchers.push(b);
+    await until("the watch to start", () => b.status.some((l) => /watching 3 workloads/.test(l)), 60_000);
+    s.setProgram(program({ webId: "web-v2" }));
+    const newPassword = password("uncommitted");
+    await s.stack.setConfig("wws-revert:vmPassword", { value: newPassword, secret: true });
+    await changeLive("web", { memory: "1Gi" });
+    await changeLive("vm", { cpus: 2 });
+    const [web, vm] = await until(
+      "both refusals",
+      () => {
+        const found = [of(b, 'Pod "web"', "revert-refused"), of(b, 'VirtualMachine "vm"', "revert-refused")];
+        return found.every(Boolean) && found;
+      },
+      REVERT_TIMEOUT_MS,
+    );
+    expect(web?.message).toMatch(/would change it \(.*workloadId.*\), an edit not yet applied/);
+    expect(vm?.message).toMatch(/would change it \(.*credentials.*\), an edit not yet applied/);
+    expect(vm?.message).toContain("pulumi up --refresh --target");
+    expect(await live("web")).toMatchObject({ memory: "1Gi" });
+    expect(await live("web-v2")).toBeUndefined();
+    expect(await live("vm")).toMatchObject({ cpus: 2 });
+    const logins = fs.readFileSync(path.join(service.dataDir, "secrets.json"), "utf8");
+    expect(logins).toContain(vmPassword);
+    expect(logins).not.toContain(newPassword);
+    expect(b.findings.filter((f) => f.kind === "reverted")).toEqual([]);
+    b.proc.kill("SIGTERM");
+    expect(await b.exited).toBe(0);
+
+    // 3. SIGTERM while a revert waits for its update (the reconciler paused): it ends at once, and
+    // no lock is left on the stack.
+    s.setProgram(program());
+    await s.stack.setConfig("wws-revert:vmPassword", { value: vmPassword, secret: true });
+    await service.ctl.pauseReconciler();
+    const c = startWatch(s.stack);
+    watchers.push(c);
+    await until(
+      "a revert's update sent",
+      async () => (await live("web"))?.memory === "512Mi" || (await live("vm"))?.cpus === 1,
+      REVERT_TIMEOUT_MS,
+    );
+    const stoppedAt = Date.now();
+    c.proc.kill("SIGTERM");
+    expect(await c.exited).toBe(0);
+    // Far below the update's own wait (10 min): it was cancelled, not waited out.
+    expect(Date.now() - stoppedAt).toBeLessThan(60_000);
+    await service.ctl.resumeReconciler();
+    expect(c.findings.filter((f) => f.kind === "reverted")).toEqual([]);
+    const backend = s.stack.workspace.envVars.PULUMI_BACKEND_URL.slice("file://".length);
+    expect(filesUnder(path.join(backend, ".pulumi", "locks"))).toEqual([]);
+
+    // 4. A user's own `up` that applies the outside change is not "put back"; the other drift is
+    // reverted meanwhile (and the `up` proves the stack is not locked).
+    const d = startWatch(s.stack);
+    watchers.push(d);
+    await until(
+      "the drift left reverted",
+      async () => (await live("web"))?.memory === "512Mi" && (await live("vm"))?.cpus === 1,
+      REVERT_TIMEOUT_MS,
+    );
+    s.setProgram(program({ apiMemory: "384Mi" }));
+    await changeLive("api", { memory: "384Mi" });
+    await upOk(s.stack);
+    // Time for a revert of it to have been tried: an outside change is compared within a second.
+    await sleep(5000);
+    expect(d.findings.filter((f) => f.kind === "reverted" && f.resource === 'Pod "api"')).toEqual([]);
+    expect(await live("api")).toMatchObject({ memory: "384Mi" });
+    d.proc.kill("SIGTERM");
+    expect(await d.exited).toBe(0);
+
+    // No secret in anything the watches printed.
+    const printed = JSON.stringify(watchers.map((w) => [w.findings, w.status]));
+    expect(
+      secretHits("watch output", printed, {
+        repo,
+        otherRepo,
+        vmPassword,
+        newPassword,
+        STACK_KEY,
+        OPS_KEY,
+      }),
+    ).toEqual([]);
+    await ops.close();
+  });
+});
