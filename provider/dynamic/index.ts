@@ -4,6 +4,8 @@
  * `require("pulumi-wws/provider/dynamic").workload.<method>(…)` (see `provider/hosted-resource.ts`). Keep the
  * names `workload` and `template` and their methods stable: every stack's state refers to them.
  */
+// First: the modules below load through the compile cache (engine/compile-cache.ts).
+import "./engine/compile-cache";
 import { createRequire } from "node:module";
 import { createContext } from "./context";
 import { DeleteUrns } from "./engine/deletes";
