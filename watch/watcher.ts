@@ -38,6 +38,8 @@ export class Watch {
   private byUrn = new Map<string, Watched>();
   /** The cause each queued resource was asked with. */
   private readonly asked = new Map<string, Cause>();
+  /** The same, for the resources of the comparison under way (a row's comparison that has begun is still to come). */
+  private readonly comparing = new Map<string, Cause>();
   private readonly findings: FindingReporter;
   private readonly queue: WorkQueue<string>;
   private readonly reverter: Reverter;
@@ -71,7 +73,7 @@ export class Watch {
     });
     this.findings = new FindingReporter({
       report: (f) => this.report(f),
-      rowPending: (urn) => byPerson(this.asked.get(urn)),
+      rowPending: (urn) => byPerson(this.asked.get(urn)) || byPerson(this.comparing.get(urn)),
       revert: options.revert ? (f, diffs) => this.reverter.consider(f, diffs) : undefined,
     });
     this.reverter = new Reverter({
@@ -255,6 +257,14 @@ export class Watch {
 
   /** One batch of the queue: every resource read (one fresh spec read shared), then each one's verdict acted on. */
   private async compareBatch(urns: string[]): Promise<Map<string, string>> {
+    try {
+      return await this.compareEach(urns);
+    } finally {
+      for (const urn of urns) this.comparing.delete(urn);
+    }
+  }
+
+  private async compareEach(urns: string[]): Promise<Map<string, string>> {
     const failed = new Map<string, string>();
     if (this.stopped) return failed;
     const items = urns.flatMap((urn) => this.byUrn.get(urn) ?? []);
@@ -266,6 +276,7 @@ export class Watch {
       items.map(async (item) => {
         const asked = this.asked.get(item.w.urn) ?? {};
         this.asked.delete(item.w.urn);
+        this.comparing.set(item.w.urn, asked);
         const rows = item.group.takeRows(item.key);
         const seam = this.book.stacks.get(item.w.stack)?.seam;
         let diffs: Difference[] | undefined;

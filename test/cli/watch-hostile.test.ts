@@ -10,17 +10,16 @@
  * connects and 7,160 reads in 20 s for a stream ended after 1.1 s, 400 MB peak for the endless
  * event after 6 s; here: 0, 1, 6 and 24, 174 MB.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { WorkspaceClient, type WorkloadType } from "../../sdk";
-import type { Finding } from "../../watch";
 import { password, pulumiBinDir } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
 import { pollUntil } from "../support/poll";
 import { startWatchFront, type Front } from "../support/watch-front";
+import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
 import {
   fileProgramStack,
   runOp,
@@ -34,40 +33,10 @@ const STACK_KEY = `hostile-stack-key-${Date.now()}`;
 const OPS_KEY = `hostile-ops-key-${Date.now()}`;
 const ROTATED_KEY = `hostile-rotated-key-${Date.now()}`;
 
-interface Watcher {
-  proc: ChildProcess;
-  findings: Finding[];
-  status: string[];
-  /** stdout lines that are not JSON (there must be none). */
-  notJson: string[];
-}
-
 /** `pulumi-wws watch --json` with `pulumi` on PATH through a shim that logs each run to `spawnLog`. */
 function startWatch(stack: Stack, shimBin: string, args: string[] = []): Watcher {
-  const { workDir, envVars } = stack.workspace;
   // WATCH_HOSTILE_CLI=<another build's dist/cli/main.js>: the same cases on that build (the "before").
-  const main = process.env.WATCH_HOSTILE_CLI ?? path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
-  const env = { ...process.env, ...envVars, PATH: `${shimBin}${path.delimiter}${envVars.PATH ?? process.env.PATH}` };
-  const proc = spawn(process.execPath, [main, "watch", "--json", "--stack", "local", ...args], { cwd: workDir, env });
-  const w: Watcher = { proc, findings: [], status: [], notJson: [] };
-  const lines = (stream: NodeJS.ReadableStream, onLine: (l: string) => void): void => {
-    let buf = "";
-    stream.on("data", (chunk: Buffer) => {
-      buf += chunk.toString("utf8");
-      const parts = buf.split("\n");
-      buf = parts.pop() ?? "";
-      parts.filter((l) => l.trim() !== "").forEach(onLine);
-    });
-  };
-  lines(proc.stdout!, (l) => {
-    try {
-      w.findings.push(JSON.parse(l) as Finding);
-    } catch {
-      w.notJson.push(l);
-    }
-  });
-  lines(proc.stderr!, (l) => w.status.push(l));
-  return w;
+  return startWatchProcess(stack, args, { cli: process.env.WATCH_HOSTILE_CLI, pathFirst: shimBin });
 }
 
 const until = <T>(what: string, check: () => T | undefined | false, timeoutMs = 45_000): Promise<T> =>

@@ -5,7 +5,7 @@
  * never acts on an edit not yet applied, a read resource or a user's own `up`, and leaves no lock
  * when stopped mid-revert; no secret in anything it prints.
  */
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -23,6 +23,7 @@ import {
 } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
+import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
 
 jest.setTimeout(8 * 60_000);
 const OP_TIMEOUT_MS = 120_000;
@@ -30,35 +31,9 @@ const REVERT_TIMEOUT_MS = 120_000;
 const STACK_KEY = `revert-stack-key-${Date.now()}`;
 const OPS_KEY = `revert-ops-key-${Date.now()}`;
 
-interface Watcher {
-  proc: ChildProcess;
-  findings: Finding[];
-  status: string[];
-  exited: Promise<number>;
-}
-
 /** `pulumi-wws watch --json --revert` in the stack's directory: findings (stdout) and status lines (stderr). */
 function startWatch(stack: Stack): Watcher {
-  const { workDir, envVars } = stack.workspace;
-  const main = path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
-  const proc = spawn(process.execPath, [main, "watch", "--json", "--revert", "--stack", "local"], {
-    cwd: workDir,
-    env: { ...process.env, ...envVars },
-  });
-  const w: Watcher = { proc, findings: [], status: [], exited: Promise.resolve(0) };
-  const lines = (stream: NodeJS.ReadableStream, onLine: (l: string) => void): void => {
-    let buf = "";
-    stream.on("data", (chunk: Buffer) => {
-      buf += chunk.toString("utf8");
-      const parts = buf.split("\n");
-      buf = parts.pop() ?? "";
-      parts.filter((l) => l.trim() !== "").forEach(onLine);
-    });
-  };
-  lines(proc.stdout!, (l) => w.findings.push(JSON.parse(l) as Finding));
-  lines(proc.stderr!, (l) => w.status.push(l));
-  w.exited = new Promise((resolve) => proc.on("exit", (code) => resolve(code ?? -1)));
-  return w;
+  return startWatchProcess(stack, ["--revert"]);
 }
 
 const until = <T>(
@@ -179,6 +154,7 @@ describe("pulumi-wws watch --revert", () => {
     expect(clean).toMatchObject({ code: 0 });
     a.proc.kill("SIGTERM");
     expect(await a.exited).toBe(0);
+    expect(a.notJson).toEqual([]);
 
     // 2. An edit not yet applied (a new workloadId for web, a new VM password): neither is sent, and
     // the drift of each is "not reverted" with the reason.

@@ -3,7 +3,7 @@
  * over HTTP: one stack of a pod, a VM and a database walked through every check of issue 38, then
  * a pod on a `spec`-profile service (activity rows that name nothing).
  */
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { WorkspaceClient, type WorkloadType } from "../../sdk";
@@ -18,42 +18,12 @@ import {
 } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
+import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
 
 jest.setTimeout(4 * 60_000);
 const OP_TIMEOUT_MS = 120_000;
 const STACK_KEY = `watch-stack-key-${Date.now()}`;
 const OPS_KEY = `watch-ops-key-${Date.now()}`;
-
-/** A running `pulumi-wws watch --json`: its findings (stdout) and status lines (stderr) as they come. */
-interface Watcher {
-  proc: ChildProcess;
-  findings: Finding[];
-  status: string[];
-  exited: Promise<number>;
-}
-
-function startWatch(stack: Stack, args: string[]): Watcher {
-  const { workDir, envVars } = stack.workspace;
-  const main = path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
-  const proc = spawn(process.execPath, [main, "watch", "--json", "--stack", "local", ...args], {
-    cwd: workDir,
-    env: { ...process.env, ...envVars },
-  });
-  const w: Watcher = { proc, findings: [], status: [], exited: Promise.resolve(0) };
-  const lines = (stream: NodeJS.ReadableStream, onLine: (l: string) => void): void => {
-    let buf = "";
-    stream.on("data", (chunk: Buffer) => {
-      buf += chunk.toString("utf8");
-      const parts = buf.split("\n");
-      buf = parts.pop() ?? "";
-      parts.filter((l) => l.trim() !== "").forEach(onLine);
-    });
-  };
-  lines(proc.stdout!, (l) => w.findings.push(JSON.parse(l) as Finding));
-  lines(proc.stderr!, (l) => w.status.push(l));
-  w.exited = new Promise((resolve) => proc.on("exit", (code) => resolve(code ?? -1)));
-  return w;
-}
 
 const until = <T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> =>
   pollUntil(check, { what, timeoutMs, intervalMs: 50 });
@@ -161,7 +131,7 @@ describe("pulumi-wws watch", () => {
     await upOk(s.stack);
     const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
 
-    const watch = startWatch(s.stack, []);
+    const watch = startWatchProcess(s.stack, []);
     watchers.push(watch);
     await until("the watch to start", () => watch.status.some((l) => /watching 3 workloads/.test(l)));
 
@@ -215,16 +185,17 @@ describe("pulumi-wws watch", () => {
     expect(restarted).toMatchObject({ resource: 'Pod "web"', actor: "ops-laptop" });
     watch.proc.kill("SIGTERM");
     expect(await watch.exited).toBe(0);
+    expect(watch.notJson).toEqual([]);
 
     // --exit-on-drift: the standing drift is a finding at once.
-    const ci = startWatch(s.stack, ["--exit-on-drift"]);
+    const ci = startWatchProcess(s.stack, ["--exit-on-drift"]);
     watchers.push(ci);
     expect(await ci.exited).toBe(3);
     expect(ci.findings.length).toBeGreaterThan(0);
 
     // --revert: in-place drift put back; a database's is not (its update carries a password the state
     // does not keep), nor its engine (a replacement).
-    const fixer = startWatch(s.stack, ["--revert"]);
+    const fixer = startWatchProcess(s.stack, ["--revert"]);
     watchers.push(fixer);
     await until("the two reverts", () => fixer.findings.filter((f) => f.kind === "reverted").length >= 2, 90_000);
     const dbLeft = await until("the database left alone", () =>
@@ -271,7 +242,7 @@ describe("pulumi-wws watch", () => {
     );
     kept.push({ cleanup });
     try {
-      const watch = startWatch(stack, []);
+      const watch = startWatchProcess(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 1 workload and 1 template/.test(l)));
 
@@ -318,7 +289,7 @@ describe("pulumi-wws watch", () => {
     );
     kept.push({ cleanup });
     try {
-      const watch = startWatch(stack, []);
+      const watch = startWatchProcess(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 2 workloads/.test(l)));
 
