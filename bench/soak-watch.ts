@@ -7,9 +7,11 @@
  * and the stream stalled (connects unanswered for 20 s) every 5 minutes. Ends with: every change
  * reported, no false report, no "all as declared" while the watch said it was blind, the heap
  * after GC at the end within 10% of where it was after warm-up, and, over 30 s idle at the end,
- * no read and the CPU used. Prints one JSON line; exits 1 when a check fails.
+ * no read and the CPU under 1%. The watch runs with `revert`, and every 3.5 minutes a
+ * revert-while-editing cycle (soak-revert.ts): "not reverted" during an unapplied edit, "reverted"
+ * for real after it, never a false "reverted". Prints one JSON line; exits 1 when a check fails.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -20,6 +22,7 @@ import { Watch } from "../watch/watcher";
 import type { Finding } from "../watch/finding";
 import { API_KEY, CONTROL_TOKEN, WORKSPACE, sleep } from "./common";
 import { cliEnv, linkPackages } from "./pulumi-stack";
+import { RevertCycles, soakProgram } from "./soak-revert";
 import { pulumiBinDir, repoRoot } from "./pulumi-up";
 
 setFlagsFromString("--expose-gc");
@@ -55,20 +58,18 @@ async function main(): Promise<number> {
   const env = { ...process.env, ...cliEnv(pulumiBinDir(), url), PULUMI_BACKEND_URL: `file://${join(tmp, "backend")}` };
   const auto = await import("@pulumi/pulumi/automation");
   const pulumiCommand = await auto.PulumiCommand.get({ root: dirname(pulumiBinDir()) });
-  const program = async (): Promise<void> => {
-    const { Pod } = await import("../provider");
-    for (let i = 0; i < pods; i++) new Pod(`p-${i}`, { workloadId: `soak-${i}`, image: "nginx:1.27", memory: "128Mi" });
-  };
-  const stack = await auto.LocalWorkspace.createOrSelectStack(
-    { stackName: "soak", projectName: "wws-soak", program },
-    {
-      workDir,
-      pulumiCommand,
-      envVars: env as Record<string, string>,
-      projectSettings: { name: "wws-soak", runtime: "nodejs" },
-    },
+  // A program in the working directory (not inline): the revert previews it for unapplied edits.
+  writeFileSync(
+    join(workDir, "Pulumi.yaml"),
+    "name: wws-soak\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n",
   );
-  await stack.up({ parallel: pods });
+  writeFileSync(join(workDir, "package.json"), JSON.stringify({ name: "wws-soak", private: true, main: "index.js" }));
+  writeFileSync(join(workDir, "index.js"), soakProgram(pods));
+  const stack = await auto.LocalWorkspace.createOrSelectStack(
+    { stackName: "soak", workDir },
+    { workDir, pulumiCommand, envVars: env as Record<string, string> },
+  );
+  await stack.up({ parallel: pods + 5 });
   // The key from the stack config (it beats the environment's), so that a rotation is a config change.
   await stack.setConfig("wws:apiKey", { value: stackKey, secret: true });
   const declared = new Map((await ops.getSpec()).workloads.map((w) => [w.id, w]));
@@ -76,12 +77,28 @@ async function main(): Promise<number> {
   let blindNow = false;
   let falseAllAsDeclared = 0;
   let reads = 0;
+  const expected = new Set<string>();
+  /** When each change was live (its upsert sent → its undo answered): a `changed-back` finding in it reports it. */
+  const lifetimes = new Map<string, { id: string; from: number; to: number }>();
+  const cycles = new RevertCycles({
+    workDir,
+    pods,
+    findings,
+    ops: () => ops,
+    declared: declared as never,
+    changed: (id, memory, from, to) => {
+      expected.add(`${id}=${memory}`);
+      lifetimes.set(`${id}=${memory}`, { id, from, to });
+    },
+  });
   const watch = new Watch({
     stacks: ["soak"],
     placeOf: () => ({ cwd: workDir, env }),
     env,
+    revert: true,
     onFinding: (f) => {
       findings.push(f);
+      cycles.onFinding(f);
       if (f.kind === "blind") blindNow = true;
       if (f.kind === "watching-again") blindNow = false;
     },
@@ -93,9 +110,6 @@ async function main(): Promise<number> {
     statusEveryMs: 10_000,
   });
   await watch.start();
-  const expected = new Set<string>();
-  /** When each change was live (its upsert sent → its undo answered): a `changed-back` finding in it reports it. */
-  const lifetimes = new Map<string, { id: string; from: number; to: number }>();
   let restarts = 0;
   let cuts = 0;
   let rotations = 0;
@@ -107,6 +121,8 @@ async function main(): Promise<number> {
   let nextCut = start + 4 * 60_000;
   let nextRotation = start + 2.5 * 60_000;
   let nextStall = start + 1.5 * 60_000;
+  let nextCycle = start + 60_000;
+  let cycle: Promise<void> | undefined;
   let i = 0;
   let idle = { reads: -1, cpuPct: -1 };
   try {
@@ -143,6 +159,11 @@ async function main(): Promise<number> {
         stalls++;
         nextStall += 5 * 60_000;
       }
+      if (Date.now() >= nextCycle && !cycle) {
+        cycle = cycles.cycle().catch((err: unknown) => void cycles.failures.push(`cycle: ${String(err)}`));
+        void cycle.finally(() => (cycle = undefined));
+        nextCycle += 3.5 * 60_000;
+      }
       const id = `soak-${i % pods}`;
       const entry = declared.get(id)!;
       const memory = `${200 + i}Mi`;
@@ -159,6 +180,7 @@ async function main(): Promise<number> {
       i++;
       await sleep(1000);
     }
+    await cycle;
     await sleep(3000);
     // Idle: no change for 30 s after things settle; no read, and the CPU the whole process used.
     await sleep(15_000);
@@ -189,8 +211,14 @@ async function main(): Promise<number> {
   for (const f of findings) if (f.kind === "changed-back") coveredBy(f).forEach((c) => seen.add(c));
   const missed = [...expected].filter((e) => !seen.has(e));
   const sight = (f: Finding): boolean => f.kind === "blind" || f.kind === "watching-again";
+  // The watch's own acts: "reverted" is checked against the live workload as it comes (cycles.falseReverted),
+  // "not reverted" says why it did not act, "contested" must follow a revert of that resource.
+  const revertedAt = (f: Finding): boolean =>
+    findings.some((r) => r.kind === "reverted" && r.urn === f.urn && Date.parse(r.at) <= Date.parse(f.at));
+  const act = (f: Finding): boolean =>
+    f.kind === "reverted" || f.kind === "revert-refused" || (f.kind === "contested" && revertedAt(f));
   const falseReports = findings.filter((f) =>
-    sight(f)
+    sight(f) || act(f)
       ? false
       : f.kind === "changed-back"
         ? coveredBy(f).length === 0
@@ -211,6 +239,17 @@ async function main(): Promise<number> {
     blindSaid: findings.filter((f) => f.kind === "blind").length,
     watchingAgain: findings.filter((f) => f.kind === "watching-again").length,
     falseAllAsDeclared,
+    revert: {
+      cycles: cycles.cycles,
+      notRevertedDuringEdit: cycles.refusedDuringEdit,
+      revertedForReal: cycles.revertedForReal,
+      retried: cycles.retried,
+      failures: cycles.failures.slice(0, 5),
+      falseReverted: cycles.falseReverted.slice(0, 5),
+      reverted: findings.filter((f) => f.kind === "reverted").length,
+      notReverted: findings.filter((f) => f.kind === "revert-refused").length,
+      contested: findings.filter((f) => f.kind === "contested").length,
+    },
     idle,
     heapMb: { afterWarmup: Math.round(heapStart * 10) / 10, end: Math.round(heapEnd * 10) / 10 },
     heapWithin10Pct: heapEnd <= heapStart * 1.1,
@@ -223,6 +262,11 @@ async function main(): Promise<number> {
     falseReports.length === 0 &&
     falseAllAsDeclared === 0 &&
     idle.reads === 0 &&
+    idle.cpuPct >= 0 &&
+    idle.cpuPct < 1 &&
+    cycles.failures.length === 0 &&
+    cycles.falseReverted.length === 0 &&
+    cycles.revertedForReal === cycles.cycles &&
     result.heapWithin10Pct;
   return ok ? 0 : 1;
 }
