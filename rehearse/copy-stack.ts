@@ -25,7 +25,8 @@ export async function readStack(workDir: string, stackName: string, env: NodeJS.
   return { config, deployment };
 }
 
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+/** `env` as the Automation API takes it: only the variables that are set. */
+export function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 

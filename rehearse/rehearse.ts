@@ -6,7 +6,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startService, type RunningService } from "../server";
 import { writeSeedDataDir } from "../server/seed";
 import { copyWorkspace, type NotCopied, type RealConnection, type WorkspaceCopy } from "./copy-workspace";
-import { copyStack, readStack, type StackOriginal } from "./copy-stack";
+import { copyStack, definedOnly, readStack, type StackOriginal } from "./copy-stack";
 import { EventRows } from "./event-rows";
 import { guardedEnv, startGuardProxy, type GuardProxy } from "./guard-proxy";
 import { verdictOf, type RehearsalReport, type ResourceRow, type StepResult } from "./report";
@@ -54,10 +54,6 @@ function recordedIds(original: StackOriginal): Set<string> {
   return new Set(
     resources.filter((r) => r.type.includes("/wws:") && r.id).map((r) => r.id!.slice(r.id!.lastIndexOf("/") + 1)),
   );
-}
-
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

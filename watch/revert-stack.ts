@@ -3,9 +3,9 @@
  * config as they are now, and whether the program in the working directory would change that
  * resource (an edit not yet applied).
  */
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { Stack } from "@pulumi/pulumi/automation";
 import { revealed, type StateResource } from "../provider/checkpoint";
-import type { StackPlace } from "./place";
+import { workspaceAt, type StackPlace } from "./place";
 import type { StackConfig } from "../provider/dynamic/service/connection";
 import type { Props } from "../provider/dynamic/inputs/props";
 import { isManagedRecord } from "./state-record";
@@ -22,10 +22,7 @@ export interface RecordedResource {
  * commands in that directory act on. Every command of a `Stack` names its stack (`--stack`).
  */
 async function stackOf(stackName: string, place: StackPlace): Promise<Stack> {
-  const envVars = Object.fromEntries(
-    Object.entries(place.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-  );
-  const workspace = await LocalWorkspace.create({ workDir: place.cwd ?? process.cwd(), envVars });
+  const workspace = await workspaceAt(place);
   workspace.selectStack = () => Promise.resolve();
   return Stack.select(stackName, workspace);
 }

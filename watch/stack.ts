@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../provider/checkpoint";
 import { isManagedRecord, secretPathsOf } from "./state-record";
-import type { StackPlace } from "./place";
+import { workspaceAt, type StackPlace } from "./place";
 
 /** Recorded outputs of a resource, in plaintext. */
 export type Recorded = Record<string, unknown>;
@@ -36,13 +36,6 @@ export interface StackView {
   version: string;
 }
 
-/** The `pulumi` of `env`'s PATH (the one a user's commands run), else the Automation API's default. */
-function pulumiRootOf(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean))
-    if (fs.existsSync(path.join(dir, "pulumi"))) return path.dirname(dir);
-  return undefined;
-}
-
 /**
  * One stack of the watch, through the Automation API (`LocalWorkspace`): its state and config
  * (`exportStack`, `getAllConfig`: any backend and secrets provider), and what says cheaply whether
@@ -67,16 +60,7 @@ export class StackSource {
   }
 
   private ws(): Promise<LocalWorkspace> {
-    this.workspace ??= (async () => {
-      const root = pulumiRootOf(this.env);
-      const pulumiCommand = await PulumiCommand.get(
-        root ? { root, skipVersionCheck: true } : { skipVersionCheck: true },
-      );
-      const envVars = Object.fromEntries(
-        Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined),
-      );
-      return LocalWorkspace.create({ workDir: this.workDir, envVars, pulumiCommand });
-    })();
+    this.workspace ??= workspaceAt(this.place);
     // A failure is not kept: the next call tries again.
     this.workspace.catch(() => (this.workspace = undefined));
     return this.workspace;
