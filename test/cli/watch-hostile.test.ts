@@ -14,12 +14,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient, type WorkloadType } from "../../sdk";
+import { WorkspaceClient } from "../../sdk";
 import { password, pulumiBinDir } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
 import { pollUntil } from "../support/poll";
 import { startWatchFront, type Front } from "../support/watch-front";
 import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
+import { changeLive } from "../support/watch-stack";
 import {
   fileProgramStack,
   runOp,
@@ -41,11 +42,6 @@ function startWatch(stack: Stack, shimBin: string, args: string[] = []): Watcher
 
 const until = <T>(what: string, check: () => T | undefined | false, timeoutMs = 45_000): Promise<T> =>
   pollUntil(check, { what, timeoutMs, intervalMs: 50 });
-
-async function changeLive(ops: WorkspaceClient, id: string, change: Record<string, unknown>): Promise<void> {
-  const entry = (await ops.getSpec()).workloads.find((w) => w.id === id)!;
-  await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, ...change, id } as never);
-}
 
 /** A `pulumi` that logs each run, then runs the real one: counts what the watch spawns. */
 function pulumiShim(dir: string): { bin: string; runs(): string[] } {

@@ -5,17 +5,15 @@
  * never acts on an edit not yet applied, a read resource or a user's own `up`, and leaves no lock
  * when stopped mid-revert; no secret in anything it prints.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient, type WorkloadType } from "../../sdk";
-import { password, pulumiBinDir } from "../e2e/harness";
+import { WorkspaceClient } from "../../sdk";
+import { password } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
 import {
   fileProgramStack,
   filesUnder,
-  runOp,
   secretHits,
   sleep,
   startRestartableService,
@@ -24,9 +22,9 @@ import {
 import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
 import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
+import { changeLive, pulumiCli, upOk } from "../support/watch-stack";
 
 jest.setTimeout(8 * 60_000);
-const OP_TIMEOUT_MS = 120_000;
 const REVERT_TIMEOUT_MS = 120_000;
 const STACK_KEY = `revert-stack-key-${Date.now()}`;
 const OPS_KEY = `revert-ops-key-${Date.now()}`;
@@ -55,24 +53,6 @@ function program(e: Edits = {}): string {
     `new wws.VirtualMachine("vm", { os: "ubuntu", cpus: 1, credentials: { password: cfg.requireSecret("vmPassword") } });\n` +
     `wws.Pod.get("seen", cfg.require("extId"));\n`
   );
-}
-
-function pulumiCli(stack: Stack, args: string[]): Promise<{ code: number; out: string }> {
-  const { workDir, envVars } = stack.workspace;
-  return new Promise((resolve) => {
-    execFile(
-      path.join(pulumiBinDir(), "pulumi"),
-      [...args, "--stack", "local", "--non-interactive"],
-      { cwd: workDir, env: { ...process.env, ...envVars }, timeout: OP_TIMEOUT_MS, maxBuffer: 64 << 20 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
-    );
-  });
-}
-
-async function upOk(stack: Stack): Promise<void> {
-  const r = await runOp(stack, "up", OP_TIMEOUT_MS);
-  if (!r.ok) throw new Error(r.error);
 }
 
 const of = (w: Watcher, resource: string, kind: Finding["kind"]): Finding | undefined =>
@@ -122,10 +102,6 @@ describe("pulumi-wws watch --revert", () => {
 
     const live = async (id: string): Promise<Record<string, unknown> | undefined> =>
       (await ops.getSpec()).workloads.find((w) => w.id === id)?.spec;
-    const changeLive = async (id: string, change: Record<string, unknown>): Promise<void> => {
-      const entry = (await ops.getSpec()).workloads.find((w) => w.id === id)!;
-      await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, ...change, id } as never);
-    };
 
     // 1. A revert that applies: the recorded value sent, read back, then "reverted"; the state and a
     // preview stay clean. The pod the stack only reads (`Pod.get`) is not watched: 3 workloads, not 4.
@@ -133,9 +109,9 @@ describe("pulumi-wws watch --revert", () => {
     watchers.push(a);
     await until("the watch to start", () => a.status.some((l) => /watching 3 workloads/.test(l)), 60_000);
     const otherRepo = `https://tok-${password("live")}@git.example/app`;
-    await changeLive("api", { memory: "1Gi" });
-    await changeLive("ext", { memory: "512Mi" });
-    await changeLive("web", { source: { repo: otherRepo } });
+    await changeLive(ops, "api", { memory: "1Gi" });
+    await changeLive(ops, "ext", { memory: "512Mi" });
+    await changeLive(ops, "web", { source: { repo: otherRepo } });
     await until(
       "both reverts",
       () => of(a, 'Pod "api"', "reverted") && of(a, 'Pod "web"', "reverted"),
@@ -164,8 +140,8 @@ describe("pulumi-wws watch --revert", () => {
     s.setProgram(program({ webId: "web-v2" }));
     const newPassword = password("uncommitted");
     await s.stack.setConfig("wws-revert:vmPassword", { value: newPassword, secret: true });
-    await changeLive("web", { memory: "1Gi" });
-    await changeLive("vm", { cpus: 2 });
+    await changeLive(ops, "web", { memory: "1Gi" });
+    await changeLive(ops, "vm", { cpus: 2 });
     const [web, vm] = await until(
       "both refusals",
       () => {
@@ -219,7 +195,7 @@ describe("pulumi-wws watch --revert", () => {
       REVERT_TIMEOUT_MS,
     );
     s.setProgram(program({ apiMemory: "384Mi" }));
-    await changeLive("api", { memory: "384Mi" });
+    await changeLive(ops, "api", { memory: "384Mi" });
     await upOk(s.stack);
     // Time for a revert of it to have been tried: an outside change is compared within a second.
     await sleep(5000);

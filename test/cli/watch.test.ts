@@ -3,25 +3,17 @@
  * over HTTP: one stack of a pod, a VM and a database walked through every check of issue 38, then
  * a pod on a `spec`-profile service (activity rows that name nothing).
  */
-import { execFile } from "node:child_process";
-import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient, type WorkloadType } from "../../sdk";
-import { password, pulumiBinDir } from "../e2e/harness";
+import { WorkspaceClient } from "../../sdk";
+import { password } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
-import {
-  fileProgramStack,
-  runOp,
-  sleep,
-  startRestartableService,
-  type RestartableService,
-} from "../reliability/cli-helpers";
+import { fileProgramStack, sleep, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
 import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
+import { changeLive, pulumiCli, upOk } from "../support/watch-stack";
 
 jest.setTimeout(4 * 60_000);
-const OP_TIMEOUT_MS = 120_000;
 const STACK_KEY = `watch-stack-key-${Date.now()}`;
 const OPS_KEY = `watch-ops-key-${Date.now()}`;
 
@@ -38,31 +30,8 @@ function program(vmCpus: number): string {
 }
 
 /** A change made through the service's API with the ops key: the live spec of `id`, with `change` applied. */
-async function changeLive(ops: WorkspaceClient, id: string, change: Record<string, unknown>): Promise<void> {
-  const entry = (await ops.getSpec()).workloads.find((w) => w.id === id)!;
-  await ops.upsertWorkload(entry.type as WorkloadType, { ...entry.spec, ...change, id } as never);
-}
-
-function pulumiCli(stack: Stack, args: string[]): Promise<{ code: number; out: string }> {
-  const { workDir, envVars } = stack.workspace;
-  return new Promise((resolve) => {
-    execFile(
-      path.join(pulumiBinDir(), "pulumi"),
-      [...args, "--stack", "local", "--non-interactive"],
-      { cwd: workDir, env: { ...process.env, ...envVars }, timeout: OP_TIMEOUT_MS, maxBuffer: 64 << 20 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
-    );
-  });
-}
-
 const fieldsOf = (f: Finding): Array<[string, unknown, unknown]> =>
   (f.fields ?? []).map((x) => [x.path, x.recorded, x.live]);
-
-async function upOk(stack: Stack): Promise<void> {
-  const r = await runOp(stack, "up", OP_TIMEOUT_MS);
-  if (!r.ok) throw new Error(r.error);
-}
 
 /** A service of its own (one workspace, the stack's key and the ops key) and a stack on it, up, with `program`. */
 async function stackOnOwnService(
