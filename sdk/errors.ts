@@ -229,7 +229,7 @@ export class UnavailableError extends HttpError {
 
 /**
  * Any other 5xx: the service failed. A 501 or a 505 is not a failure of the moment
- * (`retry-rules.ts`): the service will never do it, so the hint must not invite a retry.
+ * (`retry/rules.ts`): the service will never do it, so the hint must not invite a retry.
  */
 export class ServerError extends HttpError {
   constructor(init: HttpErrorInit) {

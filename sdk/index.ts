@@ -18,16 +18,16 @@
 export { WorkspaceClient } from "./client";
 export { workspaceConnection, type ConnectionSettings, type WorkspaceConnection } from "./connection";
 export { DEFAULT_CLIENT_OPTIONS, type CallOptions, type ClientOptions } from "./options";
-export { DEFAULT_RETRY, type RetryOptions } from "./retry";
-export type { RetryNotice } from "./http/requester";
+export { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from "./retry/decide";
 export type { NetworkOptions } from "./http/network";
 export type { Clock, TimerHandle } from "./clock";
 export { SDK_VERSION } from "./version";
 export { CertificateError } from "./http/certificate";
 export { StreamCutError } from "./events/stream-cut";
-export { ProxyError, proxyFor, type ProxyInUse } from "./http/proxy";
+export { proxyFor } from "./http/proxy";
+export { ProxyError, type ProxyInUse } from "./http/proxy-error";
 export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./http/response-size";
-export { MAX_RETRY_AFTER_MS } from "./http/retry-after";
+export { MAX_RETRY_AFTER_MS } from "./retry/retry-after";
 export {
   WwsError,
   InvalidOptionError,
@@ -139,9 +139,9 @@ export {
   resolveNetwork,
 } from "./http/network";
 export { collectSecrets, redact } from "./redact";
-export { outcomeUnknown } from "./retry-rules";
-export { FailureStreak } from "./failure-streak";
-export { RetrySpacing, type NextAttempt } from "./retry-spacing";
+export { outcomeUnknown } from "./retry/rules";
+export { FailureStreak } from "./retry/failure-streak";
+export { RetrySpacing, type NextAttempt } from "./retry/spacing";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
 export {

@@ -1,13 +1,12 @@
 import { systemClock, type Clock } from "./clock";
 import { InvalidOptionError } from "./errors";
-import { DEFAULT_RETRY, type RetryOptions } from "./retry";
+import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from "./retry/decide";
 import type { WorkspaceConnection } from "./connection";
 import type { ConnectionSetting } from "./connection-check";
 import { SDK_VERSION } from "./version";
 import type { EventHub } from "./events/hub";
 import { resolveStreamOptions, type StreamOptions } from "./events/stream";
 import { checkInteger, definedOnly } from "./validate";
-import type { RetryNotice } from "./http/requester";
 import { resolveNetwork, type NetworkOptions, type ResolvedNetwork } from "./http/network";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./http/response-size";
 

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { backoffDelay, type Random } from "../backoff";
+import { backoffDelay, type Random } from "../retry/backoff";
 import { sleep, type Clock } from "../clock";
 import {
   ConnectionError,
@@ -17,7 +17,7 @@ import { StreamCutError } from "./stream-cut";
 import { resolveNetwork, type ResolvedNetwork } from "../http/network";
 import { acquirePool, type PoolLease } from "../http/pools";
 import { checkInteger, definedOnly } from "../validate";
-import { isBeforeSend, isTransientFailure } from "../retry-rules";
+import { isBeforeSend, isTransientFailure } from "../retry/rules";
 import { decodeEvent } from "./decode";
 import type { StreamListener, StreamState } from "./types";
 import { Watchdog } from "./watchdog";
@@ -275,7 +275,7 @@ export class EventStream {
     }
   }
 
-  /** A non-stream answer: 401/403 and other final statuses (retry-rules.ts) stop the stream; transient ones are retried. */
+  /** A non-stream answer: 401/403 and other final statuses (retry/rules.ts) stop the stream; transient ones are retried. */
   private refused(status: number, headers: Record<string, string | string[] | undefined>, text: string): Outcome {
     let body: unknown = text;
     try {

@@ -2,9 +2,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../clock";
 import { AbortedError, ConnectionError, RequestTimeoutError } from "../errors";
-import { isBeforeSend } from "../retry-rules";
+import { isBeforeSend } from "../retry/rules";
 import { certificateErrorOf } from "./certificate";
-import { proxyErrorOf, type ProxyInUse } from "./proxy";
+import { proxyErrorOf } from "./proxy";
+import type { ProxyInUse } from "./proxy-error";
 import { readBodyText, ResponseTooLargeError } from "./response-size";
 import { watchWrites } from "./written";
 

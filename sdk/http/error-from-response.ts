@@ -15,7 +15,7 @@ import {
 } from "../errors";
 import { redact } from "../redact";
 import { ErrorBody } from "../schemas";
-import { parseRetryAfter } from "./retry-after";
+import { parseRetryAfter } from "../retry/retry-after";
 
 type HttpErrorClass = new (init: HttpErrorInit) => HttpError;
 

@@ -1,16 +1,17 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { FailureStreak } from "../failure-streak";
 import { sleep } from "../clock";
 import { AbortedError, ResponseValidationError, RetriesExhaustedError, WwsError } from "../errors";
 import { errorFromResponse } from "./error-from-response";
-import { isNoAnswer, isTransientFailure } from "../retry-rules";
 import type { ResolvedClientOptions } from "../options";
 import { collectSecrets } from "../redact";
-import { shouldRetry, type RetryPolicy } from "../retry";
+import { shouldRetry, type RetryNotice, type RetryPolicy } from "../retry/decide";
+import { FailureStreak } from "../retry/failure-streak";
+import { isNoAnswer, isTransientFailure } from "../retry/rules";
 import { issuesToDetails } from "../schemas";
 import { sendOnce, type RawResponse } from "./attempt";
-import { proxyFor, type ProxyInUse } from "./proxy";
+import { proxyFor } from "./proxy";
+import type { ProxyInUse } from "./proxy-error";
 
 export interface CallSpec<T> {
   method: "GET" | "POST" | "DELETE";
@@ -30,17 +31,6 @@ interface CallContext {
   /** No retry starts past this (client clock, ms); see `CallOptions.deadline`. */
   deadline?: number;
   onRetry?: (retry: RetryNotice) => void;
-}
-
-/** What a call met before it tries again (`CallOptions.onRetry`). */
-export interface RetryNotice {
-  error: WwsError;
-  /** Attempts made so far. */
-  attempt: number;
-  /** Since the first attempt began. */
-  elapsedMs: number;
-  /** Until the next attempt. */
-  delayMs: number;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -1,4 +1,4 @@
-import type { Random } from "../backoff";
+import type { Random } from "../retry/backoff";
 import type { Clock, TimerHandle } from "../clock";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { Observation, WaitGoal } from "./condition";
@@ -18,7 +18,7 @@ export interface ObserverTiming {
   mode: "stream" | "poll";
   /**
    * Poll backoff while the stream is down, and after a failed read: from `pollMinMs`, doubling, up
-   * to `pollMaxMs`, each delay up to half a step later at random (see `backoff.ts`).
+   * to `pollMaxMs`, each delay up to half a step later at random (see `retry/backoff.ts`).
    */
   pollMinMs: number;
   pollMaxMs: number;

@@ -29,7 +29,7 @@
  * Invariants: at most one read in flight, and a trigger during a read is served by one more read
  * after it (its answer may predate the trigger); no read starts before a `Retry-After` hold ends.
  */
-import { backoffDelay, type Random } from "../backoff";
+import { backoffDelay, type Random } from "../retry/backoff";
 import type { StreamState } from "../events/types";
 import type { ActivityRow, WorkspaceEvent } from "../schemas";
 import type { WaitGoal } from "./condition";

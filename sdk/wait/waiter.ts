@@ -2,7 +2,7 @@ import { systemClock, type Clock } from "../clock";
 import { AbortedError, InvalidOptionError } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { CallOptions } from "../options";
-import { DEFAULT_RETRY } from "../retry";
+import { DEFAULT_RETRY } from "../retry/decide";
 import type { WorkloadStatus } from "../schemas";
 import { checkInteger, definedOnly } from "../validate";
 import type { Since, WaitGoal } from "./condition";

@@ -1,4 +1,4 @@
-import type { Random } from "../backoff";
+import type { Random } from "../retry/backoff";
 import type { Clock, TimerHandle } from "../clock";
 import {
   AbortedError,
@@ -9,8 +9,8 @@ import {
 } from "../errors";
 import type { StreamListener, Unsubscribe } from "../events/types";
 import type { WorkloadStatus } from "../schemas";
-import { FailureStreak, FAILURE_TELL_EVERY_MS } from "../failure-streak";
-import { isNoAnswer, isTransientFailure } from "../retry-rules";
+import { FailureStreak, FAILURE_TELL_EVERY_MS } from "../retry/failure-streak";
+import { isNoAnswer, isTransientFailure } from "../retry/rules";
 import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
 import { StatusObserver, type ObserverTiming } from "./observer";

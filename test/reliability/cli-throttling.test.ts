@@ -4,7 +4,7 @@
  * `Retry-After: 1`. Several runs (`RUNS`), each on a fresh stack and workspace: `pulumi up` of 30 workloads and
  * a template, then an `up` that restarts the 10 pods and updates the 10 browsers. Every run must
  * converge inside its ready timeout with exactly the declared workloads, one restart per pod and
- * one template: calls retry until the operation's deadline (sdk/retry.ts), and a restart or a
+ * one template: calls retry until the operation's deadline (sdk/retry/decide.ts), and a restart or a
  * template create is sent again when the service refused it (429/503: not processed).
  */
 import { configuredStack, ensureBuilt } from "../e2e/harness";

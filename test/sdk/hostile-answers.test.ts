@@ -3,7 +3,7 @@ import { ConnectionError, ProxyError, ResponseTooLargeError } from "../../sdk";
 import { readBodyText } from "../../sdk/http/response-size";
 import { proxyErrorOf } from "../../sdk/http/proxy";
 import { MAX_EVENT_BYTES, NO_OPEN_EVENT, openEventAfter, overLimitError } from "../../sdk/events/line-limit";
-import { isNoAnswer, isTransientFailure, provablyNotProcessed } from "../../sdk/retry-rules";
+import { isNoAnswer, isTransientFailure, provablyNotProcessed } from "../../sdk/retry/rules";
 
 const PROXY = { url: "http://127.0.0.1:3128", setting: "HTTPS_PROXY" };
 const op = "get the spec of workspace demo";

@@ -6,7 +6,7 @@
 import { createServer as createNetServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { ConnectionError, RequestTimeoutError, ResponseTooLargeError, WorkspaceClient } from "../../sdk";
-import { provablyNotProcessed } from "../../sdk/retry-rules";
+import { provablyNotProcessed } from "../../sdk/retry/rules";
 
 const KEY = "true-failures-Key-5e1c0a";
 

@@ -47,7 +47,7 @@ function sayWaiting(
 /**
  * Sends `attempt` until it succeeds. After a failure of unknown outcome (a 500, a lost answer)
  * `readBack` says whether the service acted anyway (then its value is taken); if not, the call is
- * sent again after the client's backoff (sdk/retry-spacing.ts), saying so on the row, until the
+ * sent again after the client's backoff (sdk/retry/spacing.ts), saying so on the row, until the
  * operation's deadline: a service that fails every attempt gets a bounded number of them.
  */
 async function readBackLoop<T>(

@@ -7,7 +7,7 @@ import {
   type WorkspaceClient,
 } from "../../../sdk";
 import { reachService } from "../service/check-live";
-import { considerRecordedTemplate } from "../service/missing-records";
+import { considerRecordedTemplate } from "../service/check-recorded";
 import { createTemplateOnce } from "../service/read-back";
 import { checkTemplate } from "./check";
 import { classifyTemplateChanges } from "./diff";
@@ -29,7 +29,7 @@ import type { ProviderImpl } from "../types";
 /**
  * The operation `kind` of the template of `props`: its calls retry transient failures until its
  * one deadline, the `customTimeouts` the class carried (else 10 min), as a workload's do. A
- * template create is still sent once unless it provably never left (sdk/retry.ts).
+ * template create is still sent once unless it provably never left (sdk/retry/decide.ts).
  */
 function begin(ctx: ManagedContext, props: Props, kind: OperationKind): Operation {
   return startOperation(ctx, `${kind} of template ${String(props.name)}`, timeoutMsOf(props, budgetOf(kind)));

@@ -1,6 +1,16 @@
+import { AbortedError, ConnectionError, HttpError, retryAfterOf, type WwsError } from "../errors";
 import { backoffDelay } from "./backoff";
-import { AbortedError, ConnectionError, HttpError, retryAfterOf, type WwsError } from "./errors";
-import { isTransientFailure, provablyNotProcessed } from "./retry-rules";
+import { isTransientFailure, provablyNotProcessed } from "./rules";
+
+/**
+ * Retrying, one rule in this folder, read in this order:
+ * - `rules.ts`: what a failure means (transient or final, answered or not, acted on or not), one table;
+ * - `decide.ts` (here): whether to try a failed call again and after how long (`shouldRetry`, pure);
+ * - `backoff.ts`, `retry-after.ts`: how long: exponential with jitter, or what the service asked for;
+ * - `failure-streak.ts`: how long the failures in a row have lasted (the unreachable window, when to tell);
+ * - `spacing.ts`: the same rule for a loop kept outside the client (a read-back, then the call again).
+ * The requester (`http/requester.ts`), the event stream and the readiness wait judge failures by `rules.ts`.
+ */
 
 /** Retry bounds of a client. Every field is optional; see `DEFAULT_RETRY`. */
 export interface RetryOptions {
@@ -46,6 +56,17 @@ export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = Object.freeze({
  *   caller to read back before it tries again.
  */
 export type RetryPolicy = "idempotent" | "unprocessed-only";
+
+/** What a call met before it tries again (`CallOptions.onRetry`). */
+export interface RetryNotice {
+  error: WwsError;
+  /** Attempts made so far. */
+  attempt: number;
+  /** Since the first attempt began. */
+  elapsedMs: number;
+  /** Until the next attempt. */
+  delayMs: number;
+}
 
 type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
 
@@ -94,7 +115,7 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   if (policy === "unprocessed-only" && !provablyNotProcessed(error))
     return { retry: false, reason: "not safe to repeat once sent" };
 
-  // The same request would fail the same way: most 4xx, 501, a body we cannot read (retry-rules.ts).
+  // The same request would fail the same way: most 4xx, 501, a body we cannot read (rules.ts).
   if (!isTransientFailure(error))
     return {
       retry: false,

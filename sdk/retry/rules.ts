@@ -1,8 +1,8 @@
-import { ConnectionError, HttpError, RequestTimeoutError, RetriesExhaustedError } from "./errors";
-import { ProxyError } from "./http/proxy";
+import { ConnectionError, HttpError, RequestTimeoutError, RetriesExhaustedError } from "../errors";
+import { ProxyError } from "../http/proxy-error";
 
 /**
- * What every caller makes of a failure, in one table: the calls' retries (`retry.ts`), the waits
+ * What every caller makes of a failure, in one table: the calls' retries (`decide.ts`), the waits
  * (`wait/workload-wait.ts`), the event stream (`events/stream.ts`), the attempt that classifies a
  * dropped connection (`http/attempt.ts`) and the provider's read-back of a call whose outcome is
  * unknown (provider/dynamic/service/read-back.ts). undici keeps its equivalent in one `retryOpts`.

@@ -1,4 +1,4 @@
-import { backoffDelay } from "../../sdk/backoff";
+import { backoffDelay } from "../../../sdk/retry/backoff";
 
 describe("backoffDelay", () => {
   it("should stay within [0, min(initial * 2^(n-1), max)] with full jitter", () => {

@@ -1,7 +1,7 @@
-import { ConnectionError, RetriesExhaustedError, RetrySpacing, type Clock } from "../../sdk";
-import { errorFromResponse } from "../../sdk/http/error-from-response";
-import { resolveClientOptions } from "../../sdk/options";
-import { workspaceConnection } from "../../sdk/connection";
+import { ConnectionError, RetriesExhaustedError, RetrySpacing, type Clock } from "../../../sdk";
+import { errorFromResponse } from "../../../sdk/http/error-from-response";
+import { resolveClientOptions } from "../../../sdk/options";
+import { workspaceConnection } from "../../../sdk/connection";
 
 const http500 = errorFromResponse(
   { status: 500, headers: {}, body: {} },

@@ -1,7 +1,13 @@
-import { AbortedError, ConnectionError, DEFAULT_RETRY, RequestTimeoutError, ResponseValidationError } from "../../sdk";
-import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../sdk/http/retry-after";
-import { shouldRetry, type RetryInput } from "../../sdk/retry";
-import { errorFromResponse } from "../../sdk/http/error-from-response";
+import {
+  AbortedError,
+  ConnectionError,
+  DEFAULT_RETRY,
+  RequestTimeoutError,
+  ResponseValidationError,
+} from "../../../sdk";
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../../sdk/retry/retry-after";
+import { shouldRetry, type RetryInput } from "../../../sdk/retry/decide";
+import { errorFromResponse } from "../../../sdk/http/error-from-response";
 
 const options = {
   maxAttempts: 5,

@@ -1,9 +1,9 @@
-import { sleep } from "./clock";
+import { sleep } from "../clock";
+import { AbortedError, RetriesExhaustedError, type WwsError } from "../errors";
+import type { ResolvedClientOptions } from "../options";
+import { shouldRetry } from "./decide";
 import { FailureStreak } from "./failure-streak";
-import { AbortedError, RetriesExhaustedError, type WwsError } from "./errors";
-import type { ResolvedClientOptions } from "./options";
-import { shouldRetry } from "./retry";
-import { isNoAnswer, isTransientFailure } from "./retry-rules";
+import { isNoAnswer, isTransientFailure } from "./rules";
 
 /** What a loop does after a failed attempt: wait `delayMs` and try again, or stop with `error`. */
 export type NextAttempt = { retry: true; delayMs: number; attempt: number } | { retry: false; error: WwsError };

@@ -5,9 +5,9 @@ import {
   RequestTimeoutError,
   ResponseValidationError,
   RetriesExhaustedError,
-} from "../../sdk";
-import { errorFromResponse } from "../../sdk/http/error-from-response";
-import { isNoAnswer, isTransientFailure, outcomeUnknown } from "../../sdk/retry-rules";
+} from "../../../sdk";
+import { errorFromResponse } from "../../../sdk/http/error-from-response";
+import { isNoAnswer, isTransientFailure, outcomeUnknown } from "../../../sdk/retry/rules";
 
 const ctx = { operation: "get status of workload web" };
 const http = (status: number) => errorFromResponse({ status, headers: {}, body: undefined }, ctx);
