@@ -276,8 +276,6 @@ export function addFanout(report: Report, results: FanoutRow[]): void {
   });
 }
 
-export { addPulumiUp } from "./report-up";
-
 const COLUMNS = ["scenario", "mode", "n", "p50", "p99", "status GETs/wait", "streams/ws", "notes"] as const;
 
 function table(rows: string[][], columns: readonly string[] = COLUMNS): string {

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionSources } from "../provider/dynamic/service/connection";
 import type { Declarations } from "../provider/dynamic/ownership/declarations";
 import type { Props } from "../provider/dynamic/inputs/props";
-import { ENVELOPE_KEY } from "../provider/dynamic/inputs/envelope";
+import { ENVELOPE_KEY } from "../provider/dynamic/inputs/props";
 
 /** One run of a program under the mocks: what its resources share. */
 export interface MockRun {

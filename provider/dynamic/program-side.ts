@@ -6,8 +6,8 @@
  * database's login (computed in the program, so the password never reaches the state) and resolve
  * the connection as `check` will.
  */
-export { NOT_SPEC_KEYS, PROVIDER_KEY } from "./inputs/props";
-export { ENVELOPE_KEY, type EnvelopeArgs } from "./inputs/envelope";
+export { ENVELOPE_KEY, NOT_SPEC_KEYS, PROVIDER_KEY } from "./inputs/props";
+export type { EnvelopeArgs } from "./inputs/envelope";
 export { credentialsDigestAsync } from "./credentials/digest";
 export { CONNECTION_SETTINGS, requireConnection } from "./service/connection";
 export { requireNetworkSettings } from "./service/network";

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { programDigest, settleClassDefaults } from "./class-defaults";
-import type { Props } from "./props";
+import { ENVELOPE_KEY, type Props } from "./props";
+
+/** A field that may be unset: the engine passes null for an output that resolved to undefined. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 /**
- * What a resource class hands `check` beside the user's inputs, under one key of the bag, parsed
+ * What a resource class hands `check` beside the user's inputs, under one key of the bag (`ENVELOPE_KEY`), parsed
  * once at the top of `check` and removed before anything is stored (never in state):
  *
  * - `urn`: the resource's URN, so that the provider can name it (the dynamic provider host passes
@@ -22,11 +25,6 @@ import type { Props } from "./props";
  *   sees (the dynamic provider host cannot serve the engine's import): the user's word that the
  *   workload it names is this resource's (ownership/import-option.ts).
  */
-export const ENVELOPE_KEY = "__wws";
-
-/** A field that may be unset: the engine passes null for an output that resolved to undefined. */
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-
 const Envelope = z.object({
   urn: optional(z.string()),
   credentialsDigest: optional(z.string()),

@@ -1,9 +1,7 @@
 import { CONNECTION_SETTING_NAMES } from "../../../sdk";
 import { keysWithRole } from "../../fields/declaration";
-import { WORKLOAD_FIELDS, type BooleanOption } from "../../fields/workload-fields";
+import { WORKLOAD_FIELDS } from "../../fields/workload-fields";
 import { WORKLOAD_RULES } from "../../fields/workload-rules";
-import { ENVELOPE_KEY } from "./envelope";
-import { DEFAULT_TIMEOUT_SECONDS, timeoutMsOf, type TimeoutOperation } from "./timeouts";
 
 /**
  * The property bag of a workload as the dynamic provider sees it (inputs after `check`, and
@@ -25,6 +23,8 @@ export const OUTPUT_KEYS = WORKLOAD_RULES.outputKeys;
 export const DRIFT_KEY = keysWithRole(WORKLOAD_FIELDS, "drift")[0];
 /** Set by `pulumi.dynamic.Resource`: the serialized provider. Never ours to read or compare. */
 export const PROVIDER_KEY = "__provider";
+/** Set by the resource classes: what they hand `check` beside the inputs (inputs/envelope.ts); never stored. */
+export const ENVELOPE_KEY = "__wws";
 
 /** Every key of the bag that is not a spec field: a spec field must not use one. */
 export const NOT_SPEC_KEYS: readonly string[] = Object.freeze([
@@ -43,40 +43,4 @@ export function inputsOf(props: Props): Props {
   const out: Props = {};
   for (const k of inputKeys(props)) out[k] = props[k];
   return out;
-}
-
-const DEFAULT_OPTIONS = Object.freeze({
-  ...(WORKLOAD_RULES.defaults as Record<BooleanOption, boolean>),
-  /** Also the default of each `customTimeouts` operation (see `inputs/timeouts.ts`). */
-  readyTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS, // 10 min
-});
-
-export interface WorkloadOptions {
-  waitForReady: boolean;
-  /** How long each wait may take: readiness after create and after update, the 404 after delete. */
-  timeoutMs: Record<TimeoutOperation, number>;
-  waitForAdminConsole: boolean;
-  waitForDeletion: boolean;
-  adopt: boolean;
-  /** A database may be replaced (deleted, its data lost) by a change: the user said yes. */
-  allowDataLoss: boolean;
-}
-
-/** The options of `props`, defaults merged in one place. */
-export function optionsOf(props: Props): WorkloadOptions {
-  const bool = (v: unknown, d: boolean): boolean => (typeof v === "boolean" ? v : d);
-  return {
-    waitForReady: bool(props.waitForReady, DEFAULT_OPTIONS.waitForReady),
-    timeoutMs: {
-      create: timeoutMsOf(props, "create"),
-      update: timeoutMsOf(props, "update"),
-      delete: timeoutMsOf(props, "delete"),
-    },
-    waitForDeletion: bool(props.waitForDeletion, DEFAULT_OPTIONS.waitForDeletion),
-    // Only a database with an admin console has one to wait for.
-    waitForAdminConsole:
-      bool(props.waitForAdminConsole, DEFAULT_OPTIONS.waitForAdminConsole) && props.adminConsole === true,
-    adopt: bool(props.adopt, DEFAULT_OPTIONS.adopt),
-    allowDataLoss: bool(props.allowDataLoss, DEFAULT_OPTIONS.allowDataLoss),
-  };
 }

@@ -1,10 +1,4 @@
 import { normalizedBaseUrl } from "../../../sdk";
-import type { ProviderContext } from "../context";
-import type { Props } from "../inputs/props";
-import { reachService } from "./check-live";
-import { connectionOf, resolveConnection, type ResolvedConnection } from "./connection";
-import { PREFLIGHT_BUDGET_MS } from "./preflight";
-import { sharedSpec } from "./shared-spec";
 
 /**
  * What the stack records and the workspace no longer holds (a local service restarted without
@@ -95,79 +89,4 @@ export class MissingRecords {
     }
     await Promise.all(said);
   }
-}
-
-/** How old the connection check's read of the spec may be to serve: a long `up` reads it again after this. */
-const SPEC_MAX_AGE_MS = 60 * 1000; // 60 s
-
-/**
- * `check`'s part: the workload `olds` records, when the connection `r` reaches
- * the workspace it was recorded in and the workspace's spec does not list it. A base URL or
- * workspace changed since is the diff's (the update creates the workload there); a spec the
- * service does not serve says nothing.
- */
-export async function considerRecordedWorkload(
-  ctx: ProviderContext,
-  olds: Props,
-  r: ResolvedConnection,
-): Promise<void> {
-  const { baseUrl, workspace, workloadId, type } = olds;
-  if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof workloadId !== "string") return;
-  const reached = await reachService(ctx, r);
-  if (reached === undefined || "failure" in reached) return;
-  const { client, conn } = reached;
-  if (conn.workspace !== workspace || normalizedBaseUrl(conn.baseUrl) !== normalizedBaseUrl(baseUrl)) return;
-  const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
-  const spec = await sharedSpec(client, call, { maxAgeMs: SPEC_MAX_AGE_MS, now: ctx.now }).catch(() => undefined);
-  if (spec === undefined) return;
-  const what = `${typeof type === "string" ? type : "workload"} ${workloadId}`;
-  ctx.missingRecords.consider(baseUrl, workspace, workloadId, what, new Set(spec.workloads.map((w) => w.id)));
-}
-
-/**
- * Whether the workspace that `news`' connection reaches holds workload `news.workloadId`, by the
- * spec the check of `news` read (shared: no request of its own while fresh); undefined when it
- * cannot tell (a setting unknown at preview, a spec the service does not serve).
- */
-export async function holdsWorkload(ctx: ProviderContext, news: Props): Promise<boolean | undefined> {
-  const conn = connectionOf(resolveConnection(news, ctx.sources()));
-  const id = news.workloadId;
-  if (conn === undefined || typeof id !== "string") return undefined;
-  const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
-  const spec = await sharedSpec(ctx.client(conn), call, { maxAgeMs: SPEC_MAX_AGE_MS, now: ctx.now }).catch(
-    () => undefined,
-  );
-  return spec && spec.workloads.some((w) => w.id === id);
-}
-
-/**
- * `diff`'s part for a template (its id is an output, which `check`'s olds lack): the one `olds` records, when the connection `r` reaches the
- * workspace it was recorded in and its templates (one `GET …/templates` per workspace and process,
- * only when a template is recorded: the spec does not list templates) do not include it.
- */
-export async function considerRecordedTemplate(
-  ctx: ProviderContext,
-  olds: Props,
-  r: ResolvedConnection,
-): Promise<void> {
-  const { baseUrl, workspace, templateId, name } = olds;
-  if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof templateId !== "string") return;
-  const reached = await reachService(ctx, r);
-  if (reached === undefined || "failure" in reached) return;
-  const { client, conn } = reached;
-  if (conn.workspace !== workspace || normalizedBaseUrl(conn.baseUrl) !== normalizedBaseUrl(baseUrl)) return;
-  const key = conn.connection.key;
-  let ids = ctx.missingRecords.templateIds.get(key);
-  if (ids === undefined) {
-    const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
-    ids = client.listTemplates(call).then(
-      (all) => new Set(all.map((t) => t.id)),
-      () => undefined,
-    );
-    ctx.missingRecords.templateIds.set(key, ids);
-  }
-  const held = await ids;
-  if (held === undefined) return;
-  const what = `template ${typeof name === "string" ? name : templateId} (${templateId})`;
-  ctx.missingRecords.consider(baseUrl, workspace, templateId, what, held);
 }

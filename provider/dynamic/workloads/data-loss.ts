@@ -2,7 +2,8 @@ import type { WorkloadType } from "../../../sdk";
 import { DATABASE_TYPES } from "../../fields/workload-fields";
 import type { WorkloadChanges } from "./diff";
 import type { Failure } from "../inputs/failures";
-import { optionsOf, type Props } from "../inputs/props";
+import { optionsOf } from "../inputs/options";
+import type { Props } from "../inputs/props";
 
 /** Why a key's change replaces the database: its rule's words, or the values (a secret's rule has words). */
 function whyOf(key: string, changes: WorkloadChanges, olds: Props, news: Props): string {

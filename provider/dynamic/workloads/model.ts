@@ -9,10 +9,9 @@ import {
   NOT_SPEC_KEYS,
   OPTION_KEYS,
   PROVIDER_KEY,
-  optionsOf,
   type Props,
-  type WorkloadOptions,
 } from "../inputs/props";
+import { optionsOf, type WorkloadOptions } from "../inputs/options";
 
 /**
  * A workload resource's property bag (see `inputs/props.ts`), parsed once when a provider method starts

@@ -21,7 +21,7 @@ import { inputsOf, type Props } from "../inputs/props";
 import { sayWhereItStopped } from "../engine/stopped-here";
 import { openEnvelope } from "../inputs/envelope";
 import { declaredTwice, describeUrn, recordHeld } from "../ownership/declarations";
-import { considerRecordedWorkload, holdsWorkload } from "../service/missing-records";
+import { considerRecordedWorkload, holdsWorkload } from "../service/check-recorded";
 import { ImportProofs, checkImportOption, importRefusal } from "../ownership/import-option";
 import { databaseReplacement } from "./data-loss";
 import { checkReplacement, refuseDeclaredDatabaseDelete } from "./replacement";

@@ -1,6 +1,6 @@
 import type { WorkloadStatus } from "../../../sdk";
 import { sealLogin } from "../credentials/digest";
-import type { WorkloadOptions } from "../inputs/props";
+import type { WorkloadOptions } from "../inputs/options";
 import type { WorkloadModel } from "./model";
 
 /** What the state records of `m` once the service reported `status`: that status, and no password (see credentials/digest.ts). */
