@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack, type ConfigMap, type Deployment } from "@pulumi/pulumi/automation";
-import { pulumi } from "../cli/recover/pulumi-cli";
+import { pulumi } from "../automation/pulumi-cli";
 import { repointState } from "./repoint-state";
 
 /** A stack's own settings files: never linked into the copy, whose stack file is its own. */

@@ -1,7 +1,7 @@
 import { WorkspaceClient, formatMemoryMi, parseMemoryMi, type FleetHosts, type WorkloadType } from "../sdk";
 import type { FleetConfig } from "../server/fleet";
 import type { SeedSnapshot } from "../server/seed";
-import { readWorkspace } from "../cli/import/read-workspace";
+import { readWorkspace } from "../sdk/read-workspace";
 
 /** The real workspace's connection, as the stack's config gives it. */
 export interface RealConnection {

@@ -10,7 +10,7 @@ import { copyStack, definedOnly, readStack, type StackOriginal } from "./copy-st
 import { EventRows } from "./event-rows";
 import { guardedEnv, startGuardProxy, type GuardProxy } from "./guard-proxy";
 import { verdictOf, type RehearsalReport, type ResourceRow, type StepResult } from "./report";
-import { pulumi } from "../cli/recover/pulumi-cli";
+import { pulumi } from "../automation/pulumi-cli";
 
 /** Options of `rehearse`. Every one is optional; the defaults are `DEFAULT_REHEARSE_OPTIONS`. */
 export interface RehearseOptions {

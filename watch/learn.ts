@@ -4,7 +4,7 @@
  * config file times on a file backend) changed: while nothing changes, nothing is spawned.
  */
 import { openWatchSeam, type WatchSeam, type WatchSeamOptions } from "../provider/dynamic/watch-seam";
-import type { StackPlace } from "./place";
+import type { StackPlace } from "../automation/place";
 import { StackSource, type StackView } from "./stack";
 
 /** The parts of a stack the watch uses; `StackSource` in production, a fake in tests. */

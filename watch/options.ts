@@ -1,6 +1,6 @@
 import type { Finding } from "./finding";
 import type { LearnDeps } from "./learn";
-import type { StackPlace } from "./place";
+import type { StackPlace } from "../automation/place";
 import type { Subscribe } from "./streams";
 
 /** Options of a `Watch`; every timing is optional, its default stated beside it. */

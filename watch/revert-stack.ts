@@ -5,7 +5,7 @@
  */
 import { Stack } from "@pulumi/pulumi/automation";
 import { revealed, type StateResource } from "../provider/checkpoint";
-import { workspaceAt, type StackPlace } from "./place";
+import { workspaceAt, type StackPlace } from "../automation/place";
 import type { StackConfig } from "../provider/dynamic/service/connection";
 import type { Props } from "../provider/dynamic/inputs/props";
 import { isManagedRecord } from "./state-record";

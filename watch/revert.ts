@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { StackPlace } from "./place";
+import type { StackPlace } from "../automation/place";
 import { openRevertSeam, type RevertSeam } from "../provider/dynamic/revert-seam";
 import type { Difference } from "./compare";
 import type { Finding } from "./finding";

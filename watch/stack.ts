@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../provider/checkpoint";
 import { isManagedRecord, secretPathsOf } from "./state-record";
-import { workspaceAt, type StackPlace } from "./place";
+import { workspaceAt, type StackPlace } from "../automation/place";
 
 /** Recorded outputs of a resource, in plaintext. */
 export type Recorded = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { compareWorkload, type Difference } from "./compare";
 import { byPerson, decide, statusLine } from "./core";
 import type { Cause, Finding } from "./finding";
 import { DEFAULT_LEARN_DEPS, StackBook } from "./learn";
-import type { StackPlace } from "./place";
+import type { StackPlace } from "../automation/place";
 import { WorkQueue } from "./queue";
 import { FindingReporter } from "./report";
 import { Reverter } from "./revert";

@@ -5,7 +5,7 @@ import { formatId } from "../../provider/dynamic/inputs/ids";
 import type { Props } from "../../provider/dynamic/inputs/props";
 import { recorded } from "../../provider/dynamic/workloads/recorded-status";
 import { parseWorkload, writeWorkload } from "../../provider/dynamic/workloads/model";
-import type { LiveWorkload, LiveWorkspace } from "./read-workspace";
+import type { LiveWorkload, LiveWorkspace } from "../../sdk/read-workspace";
 import { classNameOf, needsPassword, templateNames } from "./render-program";
 
 /**

@@ -6,7 +6,7 @@ import { RECOVER_COMMAND } from "../../provider/dynamic/ownership/takeover";
 import type { RecoverArgs } from "./args";
 import { ourPendingCreates, revealed, withPendingResolved, type ExportedStack } from "./pending-creates";
 import { nameOf, prove, type Verdict } from "./prove";
-import { pulumi } from "./pulumi-cli";
+import { pulumi } from "../../automation/pulumi-cli";
 
 /** Pending creates checked at once: each is two reads. */
 const CONCURRENT_CHECKS = 16;

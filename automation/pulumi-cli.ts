@@ -1,11 +1,8 @@
 import { execFile } from "node:child_process";
+import type { StackPlace } from "./place";
 
 /** Output past this is a state too large to handle here. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024; // 512 MiB
-
-import type { StackPlace } from "../../watch/place";
-
-export type { StackPlace };
 
 /**
  * Runs the `pulumi` CLI on PATH in the current directory (or `where`), non-interactively, and resolves to its

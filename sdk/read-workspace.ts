@@ -1,4 +1,5 @@
-import { WorkspaceClient, type SavedTemplate, type WorkloadStatus } from "../../sdk";
+import { WorkspaceClient } from "./client";
+import type { SavedTemplate, WorkloadStatus } from "./schemas";
 
 export interface LiveWorkload {
   id: string;
@@ -16,7 +17,11 @@ export interface LiveWorkspace {
   templates: SavedTemplate[];
 }
 
-/** Everything `import` needs from a live workspace: the tenant spec, each workload's status, the templates. */
+/**
+ * A live workspace read whole, with reads only: its workloads (each with its status; one being
+ * deleted is left out, with why) and its templates, sorted. What `pulumi-wws import` writes a project
+ * from and `rehearse` copies.
+ */
 export async function readWorkspace(options: {
   baseUrl: string;
   workspace: string;
