@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `pulumi-wws <command>`: the commands of the installed package. */
-import { IMPORT_USAGE, UsageError, parseImportArgs } from "./import/args";
+import { UsageError, type Io } from "../command-line";
+import { IMPORT_USAGE, parseImportArgs } from "./import/args";
 import { runImport } from "./import/run";
 import { RECOVER_USAGE, parseRecoverArgs } from "./recover/args";
 import { REHEARSE_USAGE, parseRehearseArgs } from "./rehearse/args";
@@ -15,11 +16,6 @@ const USAGE = `Usage: pulumi-wws <command>
   watch     report every change made outside Pulumi to a stack's workloads as it happens (pulumi-wws watch --help)
   rehearse  run the stack's change against a copy of the workspace and say what \`pulumi up\` would do (pulumi-wws rehearse --help)
 The local service is its own command: wws-local --help`;
-
-interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 /** Runs a command; resolves to the exit status (0 done, 1 failed, 2 usage). */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {

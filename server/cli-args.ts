@@ -1,14 +1,8 @@
+import { parseFlags, UsageError, type Flags } from "../command-line";
 import { keyEntries } from "./auth";
 import type { FleetConfig } from "./fleet";
 import type { ServiceOptions } from "./options";
 import { fleetFileProblem, readJsonOption, seedProblem, type SeedSnapshot } from "./seed";
-
-export class CliError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "CliError";
-  }
-}
 
 export const USAGE = `Usage: wws-local [options]       (in this repository: npm run service -- [options])
 Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly.
@@ -43,7 +37,7 @@ Starts the local Workspace Workload Service; SIGINT or SIGTERM closes it cleanly
 type Setter = (o: ServiceOptions, value: string, flag: string) => void;
 
 function int(flag: string, value: string): number {
-  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag}: expected a non-negative integer, got "${value}"`);
+  if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag}: expected a non-negative integer, got "${value}"`);
   return Number(value);
 }
 
@@ -64,7 +58,7 @@ const WITH_VALUE: Record<string, Setter> = {
   "--fleet": (o, v, f) => (o.fleet = fileOption<FleetConfig>(f, v, fleetFileProblem)),
   "--key": (o, v, f) => {
     const eq = v.indexOf("=");
-    if (eq <= 0 || eq === v.length - 1) throw new CliError(`${f}: expected WORKSPACE=KEY or WORKSPACE=KEY:LABEL`);
+    if (eq <= 0 || eq === v.length - 1) throw new UsageError(`${f}: expected WORKSPACE=KEY or WORKSPACE=KEY:LABEL`);
     const workspace = v.slice(0, eq);
     // A label follows the key's last colon (a key with a colon of its own then needs a label).
     const rest = v.slice(eq + 1);
@@ -105,7 +99,7 @@ function fileOption<T>(flag: string, file: string, problem: (v: unknown) => stri
   try {
     return readJsonOption<T>(flag, file, problem);
   } catch (err) {
-    throw new CliError((err as Error).message);
+    throw new UsageError((err as Error).message);
   }
 }
 
@@ -117,31 +111,27 @@ interface CliArgs {
   help: boolean;
 }
 
-/** Parses `--flag value` and `--flag=value`; an unknown flag or a bad value throws a CliError naming it. */
+/** Every flag: those with a value (`WITH_VALUE`), then the switches and `--seed`. */
+const FLAGS: Flags = {
+  ...Object.fromEntries(
+    Object.keys(WITH_VALUE).map((flag) => [flag.slice(2), { type: "string", multiple: flag === "--key" }]),
+  ),
+  seed: { type: "string" },
+  quiet: { type: "boolean" },
+  "refuse-without-room": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+/** Parses the flags (`--flag value` and `--flag=value`); an unknown flag or a bad value throws a UsageError naming it. */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { options: {}, quiet: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === "--quiet" || flag === "--help" || flag === "-h" || flag === "--refuse-without-room") {
-      if (flag !== arg) throw new CliError(`${flag}: takes no value`);
-      if (flag === "--quiet") out.quiet = true;
-      else if (flag === "--refuse-without-room") out.options.refuseWithoutRoom = true;
-      else out.help = true;
-      continue;
-    }
-    if (flag === "--seed") {
-      const file = flag !== arg ? arg.slice(eq + 1) : argv[++i];
-      if (file === undefined) throw new CliError(`${flag}: missing value`);
-      out.seed = fileOption<SeedSnapshot>(flag, file, seedProblem);
-      continue;
-    }
-    const set = WITH_VALUE[flag];
-    if (!set) throw new CliError(`unknown option ${flag}`);
-    const value = flag !== arg ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined) throw new CliError(`${flag}: missing value`);
-    set(out.options, value, flag);
+  const given = parseFlags(argv, FLAGS) as Record<string, string | string[] | boolean | undefined>;
+  const out: CliArgs = { options: {}, quiet: given.quiet === true, help: given.help === true };
+  if (given["refuse-without-room"] === true) out.options.refuseWithoutRoom = true;
+  if (typeof given.seed === "string") out.seed = fileOption<SeedSnapshot>("--seed", given.seed, seedProblem);
+  for (const [flag, set] of Object.entries(WITH_VALUE)) {
+    const value = given[flag.slice(2)];
+    // `--key` may be repeated: each applies in the order given.
+    for (const v of Array.isArray(value) ? value : typeof value === "string" ? [value] : []) set(out.options, v, flag);
   }
   return out;
 }

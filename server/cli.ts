@@ -3,7 +3,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CliError, USAGE, flagOf, parseCliArgs } from "./cli-args";
+import { UsageError } from "../command-line";
+import { USAGE, flagOf, parseCliArgs } from "./cli-args";
 import { DEFAULT_SERVICE_OPTIONS, OptionError } from "./options";
 import { writeSeedDataDir } from "./seed";
 import { startService } from "./service";
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   try {
     args = parseCliArgs(process.argv.slice(2));
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
+    if (!(err instanceof UsageError)) throw err;
     console.error(`wws-service: ${err.message}\n${USAGE}`);
     process.exit(EXIT_USAGE);
   }

@@ -1,3 +1,5 @@
+import { parseFlags, UsageError } from "../../command-line";
+
 /** Flags of `pulumi-wws import`. The API key comes only from the environment: a flag would land in shell history and `ps`. */
 export const IMPORT_USAGE = `Usage: pulumi-wws import --workspace NAME --out DIR [options]
 Reads a live workspace (its workloads and templates) and writes a Pulumi TypeScript project that
@@ -9,13 +11,6 @@ takes them over on its first \`pulumi up\` without changing them.
   --help             this text
 The API key is read from WWS_API_KEY (never a flag); it is not written anywhere.`;
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
-
 export interface ImportArgs {
   workspace: string;
   baseUrl: string;
@@ -25,26 +20,22 @@ export interface ImportArgs {
   help: boolean;
 }
 
-const FLAGS = { "--workspace": "workspace", "--base-url": "baseUrl", "--out": "out", "--project": "project" } as const;
+const FLAGS = {
+  workspace: { type: "string" },
+  "base-url": { type: "string" },
+  out: { type: "string" },
+  project: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
-/** Parses `--flag value` and `--flag=value`, then fills the connection from `env`; names what is missing and how to set it. */
+/** Parses the flags, then fills the connection from `env`; names what is missing and how to set it. */
 export function parseImportArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ImportArgs {
-  const given: Partial<Record<(typeof FLAGS)[keyof typeof FLAGS], string>> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h")
-      return { workspace: "", baseUrl: "", apiKey: "", out: "", project: "", help: true };
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === "--api-key")
-      throw new UsageError("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
-    if (!(flag in FLAGS)) throw new UsageError(`unknown option ${flag}`);
-    const value = flag !== arg ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === "") throw new UsageError(`${flag}: missing value`);
-    given[FLAGS[flag as keyof typeof FLAGS]] = value;
-  }
+  if (argv.some((arg) => arg === "--api-key" || arg.startsWith("--api-key=")))
+    throw new UsageError("--api-key: not a flag, so that the key stays out of shell history; set WWS_API_KEY");
+  const given = parseFlags(argv, FLAGS);
+  if (given.help) return { workspace: "", baseUrl: "", apiKey: "", out: "", project: "", help: true };
   const workspace = given.workspace ?? env.WWS_WORKSPACE;
-  const baseUrl = given.baseUrl ?? env.WWS_BASE_URL;
+  const baseUrl = given["base-url"] ?? env.WWS_BASE_URL;
   const apiKey = env.WWS_API_KEY;
   if (!workspace) throw new UsageError("no workspace: pass --workspace NAME or set WWS_WORKSPACE");
   if (!baseUrl) throw new UsageError("no service URL: pass --base-url URL or set WWS_BASE_URL");

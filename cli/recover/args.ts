@@ -1,4 +1,4 @@
-import { UsageError } from "../import/args";
+import { parseFlags } from "../../command-line";
 
 export const RECOVER_USAGE = `Usage: pulumi-wws recover [--yes] [--stack NAME] [--clear-unproven]
 Run in the stack's project directory after a killed \`pulumi up\` (and \`pulumi cancel --yes\`).
@@ -21,20 +21,20 @@ export interface RecoverArgs {
   help: boolean;
 }
 
+const FLAGS = {
+  yes: { type: "boolean", short: "y" },
+  stack: { type: "string", short: "s" },
+  "clear-unproven": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Parses the flags of `pulumi-wws recover`. */
 export function parseRecoverArgs(argv: readonly string[]): RecoverArgs {
-  const args: RecoverArgs = { yes: false, clearUnproven: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") args.help = true;
-    else if (arg === "--yes" || arg === "-y") args.yes = true;
-    else if (arg === "--clear-unproven") args.clearUnproven = true;
-    else if (arg === "--stack" || arg === "-s") {
-      const value = argv[++i];
-      if (value === undefined || value === "") throw new UsageError(`${arg}: missing value`);
-      args.stack = value;
-    } else if (arg.startsWith("--stack=")) args.stack = arg.slice("--stack=".length);
-    else throw new UsageError(`unknown option ${arg}`);
-  }
-  return args;
+  const given = parseFlags(argv, FLAGS);
+  return {
+    yes: given.yes ?? false,
+    stack: given.stack,
+    clearUnproven: given["clear-unproven"] ?? false,
+    help: given.help ?? false,
+  };
 }

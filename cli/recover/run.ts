@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { StackConfig } from "../../provider/dynamic/service/connection";
 import { RECOVER_COMMAND } from "../../provider/dynamic/ownership/takeover";
+import type { Io } from "../../command-line";
 import type { RecoverArgs } from "./args";
 import { ourPendingCreates, revealed, withPendingResolved, type ExportedStack } from "./pending-creates";
 import { nameOf, prove, type Verdict } from "./prove";
@@ -10,10 +11,6 @@ import { pulumi } from "../../automation/pulumi-cli";
 
 /** Pending creates checked at once: each is two reads. */
 const CONCURRENT_CHECKS = 16;
-
-interface Io {
-  out: (line: string) => void;
-}
 
 /** The stack's configuration as the provider's `configure` gets it (secrets decrypted, as `pulumi up` does). */
 async function stackConfig(stack?: string): Promise<StackConfig> {

@@ -1,4 +1,4 @@
-import { UsageError } from "../import/args";
+import { parseFlags } from "../../command-line";
 
 export const REHEARSE_USAGE = `Usage: pulumi-wws rehearse [--stack NAME] [--json] [--markdown FILE] [--destroy]
 Run in the stack's project directory. Runs the stack's change for real against a copy, and says
@@ -27,24 +27,22 @@ export interface RehearseArgs {
   help: boolean;
 }
 
+const FLAGS = {
+  stack: { type: "string", short: "s" },
+  json: { type: "boolean" },
+  markdown: { type: "string" },
+  destroy: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Parses the flags of `pulumi-wws rehearse`. */
 export function parseRehearseArgs(argv: readonly string[]): RehearseArgs {
-  const args: RehearseArgs = { json: false, destroy: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      const v = flag !== arg ? arg.slice(eq + 1) : argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`${flag}: missing value`);
-      return v;
-    };
-    if (flag === "--help" || flag === "-h") args.help = true;
-    else if (flag === "--json") args.json = true;
-    else if (flag === "--destroy") args.destroy = true;
-    else if (flag === "--stack" || flag === "-s") args.stack = value();
-    else if (flag === "--markdown") args.markdown = value();
-    else throw new UsageError(`unknown option ${arg}`);
-  }
-  return args;
+  const given = parseFlags(argv, FLAGS);
+  return {
+    stack: given.stack,
+    json: given.json ?? false,
+    markdown: given.markdown,
+    destroy: given.destroy ?? false,
+    help: given.help ?? false,
+  };
 }

@@ -1,11 +1,7 @@
 import * as fs from "node:fs";
 import { rehearse, reportMarkdown, reportText } from "../../rehearse";
+import type { Io } from "../../command-line";
 import type { RehearseArgs } from "./args";
-
-interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 /** Exit status when the rehearsal itself could not run. */
 const COULD_NOT_REHEARSE = 2;

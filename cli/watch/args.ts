@@ -1,4 +1,4 @@
-import { UsageError } from "../import/args";
+import { UsageError } from "../../command-line";
 
 export const WATCH_USAGE = `Usage: pulumi-wws watch [--stack NAME]... [--json] [--exit-on-drift] [--revert]
 Run in the stack's project directory. Learns from each stack's state which workloads it manages and

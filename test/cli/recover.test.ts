@@ -1,4 +1,4 @@
-import { UsageError } from "../../cli/import/args";
+import { UsageError } from "../../command-line";
 import { parseRecoverArgs } from "../../cli/recover/args";
 import {
   ourPendingCreates,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import { CliError, parseCliArgs } from "../../server/cli-args";
+import { UsageError } from "../../command-line";
+import { parseCliArgs } from "../../server/cli-args";
 
 const ROOT = join(__dirname, "../..");
 
@@ -136,7 +137,7 @@ describe("parseCliArgs", () => {
     [["--key", "nokey"], /--key: expected WORKSPACE=KEY/],
     [["--quiet=yes"], /--quiet: takes no value/],
   ])("should reject %j", (argv, message) => {
-    expect(() => parseCliArgs(argv)).toThrow(CliError);
+    expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
   });
 });
