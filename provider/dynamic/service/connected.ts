@@ -1,27 +1,52 @@
-import { ConnectionError, ForbiddenError, UnauthorizedError } from "../../../sdk";
+import { ConnectionError, ForbiddenError, UnauthorizedError, type WorkspaceClient } from "../../../sdk";
+import type { ProviderContext } from "../context";
 import { rootOf } from "./preflight";
-import { requireResolved, type Connection, type ResolvedConnection } from "./connection";
+import { requireResolved, resolveConnection, type Connection, type ResolvedConnection } from "./connection";
 import { guarded } from "../credentials/redacted-errors";
 import { settingSource } from "./setting-source";
 import { clauseOf } from "../inputs/failures";
 
+/** What a provider method's body is handed once its connection is resolved and complete. */
+export interface Reached {
+  conn: Connection;
+  /** The process's client of `conn`, made on first use (shared per connection and network settings). */
+  readonly client: WorkspaceClient;
+  /** At a refresh or a destroy: says once per key, on the Stack row, which API key is in use (service/recorded-settings.ts). */
+  sayKeyInUse(): void;
+}
+
+/** What reaching the service takes of the provider's context. */
+export type ServiceAccess = Pick<ProviderContext, "sources" | "client" | "keyNotes" | "progress">;
+
 /**
- * Runs the body of a provider method with the connection its settings resolved to (resource
- * arguments, then stack config, then environment: `resolved`, made once at the top of the method).
- * Whatever it throws leaves redacted of `secrets`, a missing or invalid setting included; a
- * rejected key or an unreachable service names the setting it came from.
+ * Runs the body of a provider method against the service its `settings` name, resolved once here
+ * (resource arguments, then stack config, then environment), so that no method digs them out of
+ * the context. Whatever it throws leaves redacted of `secrets`, a missing or invalid setting
+ * included; a rejected key or an unreachable service names the setting it came from.
  */
 export function connected<T>(
-  resolved: ResolvedConnection,
+  ctx: ServiceAccess,
+  settings: Readonly<Record<string, unknown>>,
   secrets: readonly string[],
-  body: (conn: Connection) => Promise<T>,
+  body: (reached: Reached) => Promise<T>,
 ): Promise<T> {
   return guarded(
     () => secrets,
     async () => {
+      const resolved = resolveConnection(settings, ctx.sources());
       const conn = requireResolved(resolved);
+      const reached: Reached = {
+        conn,
+        get client() {
+          return ctx.client(conn);
+        },
+        sayKeyInUse() {
+          const note = ctx.keyNotes.noteFor(resolved, conn);
+          if (note) ctx.progress.note(note);
+        },
+      };
       try {
-        return await body(conn);
+        return await body(reached);
       } catch (err) {
         throw withSettingSource(err, resolved);
       }

@@ -129,9 +129,7 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
     },
 
     async create(inputs) {
-      const resolved = resolveConnection(inputs, ctx.sources());
-      return connected(resolved, secretsOf(inputs), async (conn) => {
-        const client = ctx.client(conn);
+      return connected(ctx, inputs, secretsOf(inputs), async ({ conn, client }) => {
         const op = begin(ctx, inputs, "create");
         const t =
           typeof inputs.adoptId === "string"
@@ -151,13 +149,12 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async read(id, props = {}) {
       const { base, templateId } = locate(id, props);
-      const resolved = resolveConnection(base, ctx.sources());
-      return connected(resolved, secretsOf(base), async (conn) => {
-        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
-        if (keyNote) ctx.progress.note(keyNote);
+      return connected(ctx, base, secretsOf(base), async (reached) => {
+        const { conn } = reached;
+        reached.sayKeyInUse();
         let t: SavedTemplate;
         try {
-          t = await ctx.client(conn).getTemplate(templateId, begin(ctx, base, "read").call);
+          t = await reached.client.getTemplate(templateId, begin(ctx, base, "read").call);
         } catch (err) {
           // A `get` (its first read: only a declared or read template's state has a kind) names what is missing.
           if (err instanceof NotFoundError && base.kind === undefined)
@@ -189,12 +186,10 @@ export function createTemplateProvider(ctx: ManagedContext): ProviderImpl {
 
     async delete(id, props) {
       const { base, templateId } = locate(id, props);
-      const resolved = resolveConnection(base, ctx.sources());
-      await connected(resolved, secretsOf(base), async (conn) => {
-        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
-        if (keyNote) ctx.progress.note(keyNote);
+      await connected(ctx, base, secretsOf(base), async (reached) => {
+        reached.sayKeyInUse();
         try {
-          await ctx.client(conn).deleteTemplate(templateId, begin(ctx, base, "delete").call);
+          await reached.client.deleteTemplate(templateId, begin(ctx, base, "delete").call);
         } catch (err) {
           if (!(err instanceof NotFoundError)) throw err; // 404: already gone
         }

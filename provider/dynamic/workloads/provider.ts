@@ -142,9 +142,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async create(inputs) {
       const declared = parseWorkload(inputs);
-      const resolved = resolveConnection(declared.connection, ctx.sources());
-      return connected(resolved, secretsOfWorkload(declared), async (conn) => {
-        const client = ctx.client(conn);
+      return connected(ctx, declared.connection, secretsOfWorkload(declared), async ({ conn, client }) => {
         const m = connectedTo(declared, conn);
         const id = m.identity.workloadId;
         const resourceId = formatId(conn.workspace, id);
@@ -166,13 +164,11 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async read(id, props = {}) {
       const stored = locate(id, props);
-      const resolved = resolveConnection(stored.connection, ctx.sources());
-      return connected(resolved, secretsOfWorkload(stored), async (conn) => {
-        const client = ctx.client(conn);
+      return connected(ctx, stored.connection, secretsOfWorkload(stored), async (reached) => {
+        const { conn, client } = reached;
         const workloadId = stored.identity.workloadId;
         const call = begin(stored, "read").call;
-        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
-        if (keyNote) ctx.progress.note(keyNote);
+        reached.sayKeyInUse();
         // Side by side: far from the service, one round trip per resource instead of two in a row.
         const [status, spec] = await Promise.all([client.findStatus(workloadId, call), sharedSpec(client, call)]);
         if (status === undefined) {
@@ -201,8 +197,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
       const stored = parseWorkload(olds);
       const declared = parseWorkload(news);
       const secrets = [...secretsOfWorkload(stored), ...secretsOfWorkload(declared)];
-      const resolved = resolveConnection(declared.connection, ctx.sources());
-      return connected(resolved, secrets, async (conn) => {
+      return connected(ctx, declared.connection, secrets, async (reached) => {
+        const { conn } = reached;
         const changes = classifyWorkloadChanges(olds, news);
         const m = connectedTo(declared, conn);
         const workloadId = m.identity.workloadId;
@@ -210,7 +206,7 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           // Another base URL, whose service does not hold the workload (its preview said so): created
           // there, as declared. Its own status, read now: a spec read at check may be minutes old.
           if (changes.local.includes("baseUrl")) {
-            const client = ctx.client(conn);
+            const client = reached.client;
             const op = begin(m, "update");
             if ((await client.findStatus(workloadId, op.call)) === undefined) {
               noteCreateSent(client, workloadId);
@@ -220,9 +216,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           // Options and connection only: nothing is sent. A wait that did not finish last time is resumed.
           if (!m.options.waitForReady || recordedReady(stored.status, m.options))
             return { outs: writeWorkload(recorded(m, stored.status)) };
-          return { outs: await accepted.resumeCreateOrWait(ctx.client(conn), id, m, stored) };
+          return { outs: await accepted.resumeCreateOrWait(reached.client, id, m, stored) };
         }
-        const client = ctx.client(conn);
+        const client = reached.client;
         const op = begin(m, "update");
         const call = op.call;
         const previous = await client.findStatus(workloadId, call);
@@ -256,8 +252,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
 
     async delete(id, props) {
       const stored = locate(id, props);
-      const resolved = resolveConnection(stored.connection, ctx.sources());
-      await connected(resolved, secretsOfWorkload(stored), async (conn) => {
+      await connected(ctx, stored.connection, secretsOfWorkload(stored), async (reached) => {
+        const { conn } = reached;
         const workloadId = stored.identity.workloadId;
         refuseDeclaredDatabaseDelete(ctx, id, { ...props, workspace: conn.workspace, workloadId });
         // Another resource of this deployment took this workload over (an adopt after a move):
@@ -269,9 +265,8 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           return;
         }
         await refuseReplacementWithoutRoom(ctx, conn, id, props);
-        const keyNote = ctx.keyNotes.noteFor(resolved, conn);
-        if (keyNote) ctx.progress.note(keyNote);
-        const client = ctx.client(conn);
+        reached.sayKeyInUse();
+        const client = reached.client;
         const op = begin(stored, "delete");
         const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
           () => false,
