@@ -27,7 +27,7 @@ export interface ExportedStack {
   };
 }
 
-/** Every resource class of this package registers a type of this prefix (provider/hosted-resource.ts). */
+/** Every resource class of this package registers a type of this prefix (`dynamicType`, provider/resources/type-token.ts). */
 export const OUR_TYPE_PREFIX = "pulumi-nodejs:dynamic/wws:";
 
 /** The secret marker of the checkpoint format: `{ [SECRET_SIG]: SECRET_VALUE, plaintext | ciphertext }`. */

@@ -45,12 +45,17 @@ export interface ObserverTiming {
 
 const DEFAULT_UNTARGETED_READ = Object.freeze({ minMs: 100, maxMs: 1600 });
 
-/** The timings of `nextRead`, the deprecated names taken where the new ones are not given. */
-function readTiming({ vagueLookMinMs, vagueLookMaxMs, ...t }: ObserverTiming): ReadTiming {
+/** The timings of `nextRead` (the waiter's options took the deprecated names already: waiter.ts). */
+function readTiming(t: ObserverTiming): ReadTiming {
   return {
-    ...t,
-    untargetedReadMinMs: t.untargetedReadMinMs ?? vagueLookMinMs ?? DEFAULT_UNTARGETED_READ.minMs,
-    untargetedReadMaxMs: t.untargetedReadMaxMs ?? vagueLookMaxMs ?? DEFAULT_UNTARGETED_READ.maxMs,
+    mode: t.mode,
+    pollMinMs: t.pollMinMs,
+    pollMaxMs: t.pollMaxMs,
+    safetyPollMs: t.safetyPollMs,
+    pollIntervalMs: t.pollIntervalMs,
+    debounceMs: t.debounceMs,
+    untargetedReadMinMs: t.untargetedReadMinMs ?? DEFAULT_UNTARGETED_READ.minMs,
+    untargetedReadMaxMs: t.untargetedReadMaxMs ?? DEFAULT_UNTARGETED_READ.maxMs,
   };
 }
 

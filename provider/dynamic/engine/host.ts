@@ -6,12 +6,14 @@ import { dropHostEchoes } from "./thrown-once";
 import type { RecordedConfigCommand } from "../service/recorded-settings";
 
 /**
- * The one place the provider learns from the dynamic provider host what its interface (check, diff,
- * create, read, update, delete, configure) does not hand a provider, each through the host's
- * internals. Each hook says whether it is in place: a release of `@pulumi/pulumi` or Node that
+ * The hooks through which the provider learns from the dynamic provider host what its interface
+ * (check, diff, create, read, update, delete, configure) does not hand a provider, each through the
+ * host's internals. Each hook says whether it is in place: a release of `@pulumi/pulumi` or Node that
  * changes one takes away what it gives, and the user is told so once (`missingHooksWarning`), on
  * the Stack row, never failing the deployment for it. `test/package/host-contract.test.ts` checks
- * each by its effect at both ends of the peer range, on Node 22 and the newest Node.
+ * each by its effect at both ends of the peer range, on Node 22 and the newest Node. Not a hook,
+ * and so not here: the watchdog (engine/watchdog.ts, started by dynamic/index.ts beside these),
+ * which reads only the process tree and the engine's address, whatever the host's internals.
  */
 export type HostHook = "statusRows" | "cancel" | "deleteUrns" | "replaceFlags";
 

@@ -56,11 +56,3 @@ export class KeyNotes {
     );
   }
 }
-
-/** The text values of `pulumi config --json --show-secrets`'s output, by key (`wws:apiKey`). Throws on text that is not JSON. */
-export function stackConfigValues(json: string): Record<string, string> {
-  const parsed = JSON.parse(json) as Record<string, { value?: unknown }>;
-  return Object.fromEntries(
-    Object.entries(parsed).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value]] : [])),
-  );
-}

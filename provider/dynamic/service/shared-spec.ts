@@ -49,8 +49,9 @@ export function keepSpec(client: WorkspaceClient, spec: TenantSpec, startedAt: n
 }
 
 /**
- * Serves no read begun until now again: what a new deployment's provider process starts with. For
- * tests whose one process plays several deployments, with workloads made outside it in between.
+ * Serves no read begun until now again: what a new deployment's provider process starts with. The
+ * watch calls it before each comparison (`WatchSeam.freshReads`), whose process outlives many
+ * deployments; so do tests whose one process plays several deployments.
  */
 export function forgetSpecs(now: () => number = Date.now): void {
   forgottenAt = now();
