@@ -35,7 +35,7 @@ export function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
  * The program, its packages and its files are the user's own; only the copy's stack file (salt,
  * config pointed at the copy) is written, and it is written here, never in the user's dir.
  */
-export function mirrorProject(workDir: string, into: string): void {
+function mirrorProject(workDir: string, into: string): void {
   fs.mkdirSync(into, { recursive: true });
   for (const name of fs.readdirSync(workDir)) {
     if (STACK_FILE.test(name) || NOT_LINKED.has(name)) continue;

@@ -25,7 +25,7 @@ export interface SeedSnapshot {
 }
 
 /** The workspace that holds `held`: no key reaches it, so nothing but capacity sees it. */
-export const HELD_WORKSPACE = "held-by-others";
+const HELD_WORKSPACE = "held-by-others";
 
 /** Phases a seeded workload may start in; any other starts Pending (the reconciler drives it on). */
 const SEEDED_PHASES = new Set(["Pending", "Provisioning", "Running", "Restarting", "Failed"]);

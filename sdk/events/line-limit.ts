@@ -6,7 +6,7 @@ import { ConnectionError } from "../errors";
  * ends, or an event of endless `data:` lines, would take all the memory.
  */
 /** The longest line of the stream kept: an event's `data` line is one record, a few KB. */
-export const MAX_LINE_BYTES = 1024 * 1024; // 1 MiB
+const MAX_LINE_BYTES = 1024 * 1024; // 1 MiB
 /** The most bytes of one event (all its lines until the blank line), kept like one line. */
 export const MAX_EVENT_BYTES = 1024 * 1024; // 1 MiB
 /** The longest body of a refusal read (an error body is a few hundred bytes). */
@@ -63,7 +63,7 @@ export function overLimitError(open: OpenEvent, operation: string): ConnectionEr
 }
 
 /** The stream is dropped (and opened again after a backoff) when a line passes `MAX_LINE_BYTES`. */
-export function endlessLineError(operation: string): ConnectionError {
+function endlessLineError(operation: string): ConnectionError {
   const why = `the service sent a line of more than ${MAX_LINE_BYTES} bytes without a line break, which no event of the service needs`;
   return new ConnectionError(operation, false, new Error(why));
 }

@@ -11,14 +11,14 @@ import { ConnectionError, WwsError } from "../errors";
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024; // 32 MiB
 
 /** `33,554,432 bytes (32 MiB)` */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
   const short = mib >= 1 ? ` (${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB)` : "";
   return `${bytes.toLocaleString("en-US")} bytes${short}`;
 }
 
 /** What raises the cap, in each place it is set. */
-export const MAX_RESPONSE_BYTES_SETTING =
+const MAX_RESPONSE_BYTES_SETTING =
   "pulumi config set wws:maxResponseBytes <bytes> (or WWS_MAX_RESPONSE_BYTES; the SDK client's maxResponseBytes option)";
 
 /**

@@ -33,7 +33,7 @@ const RETRY_RULES = Object.freeze({
 });
 
 /** Whether the same request may get another answer later, judged on its status. */
-export function isTransientStatus(status: number): boolean {
+function isTransientStatus(status: number): boolean {
   if (RETRY_RULES.comeBackLaterStatuses.includes(status)) return true;
   if (RETRY_RULES.neverRetriedServerStatuses.includes(status)) return false;
   return status >= 500 && status <= 599;

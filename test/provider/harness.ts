@@ -4,6 +4,8 @@ import { createTemplateProvider } from "../../provider/dynamic/templates/provide
 import { createWorkloadProvider } from "../../provider/dynamic/workloads/provider";
 import type { ProviderImpl } from "../../provider/dynamic/types";
 import { OUTPUT_KEYS } from "../../provider/dynamic/inputs/props";
+import { classifyWorkloadChanges, diffOfChanges } from "../../provider/dynamic/workloads/diff";
+import type { DiffResult } from "../../provider/dynamic/diff-result";
 import { WorkspaceClient } from "../../sdk";
 import { uniqueId } from "../support/ids";
 import { startTestService } from "../support/service";
@@ -112,4 +114,9 @@ export function withoutCredentials(outs: Props): Props {
 export async function apiRequests(h: Harness): Promise<Record<string, number>> {
   const byRoute = (await h.ctl.counters()).requests.byRoute;
   return Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.endsWith("/events/stream")));
+}
+
+/** What the workload provider's `diff` answers for `olds` → `news`, short of its notes and its data-loss refusal. */
+export function diffWorkload(olds: Props, news: Props): DiffResult {
+  return diffOfChanges(classifyWorkloadChanges(olds, news), olds);
 }

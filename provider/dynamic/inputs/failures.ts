@@ -40,7 +40,7 @@ const SECRET_NAME = /password|credential|secret|token|key/i;
  * Whether the value at `path` may be secret: inside a field declared secret (at any depth: a
  * template's `config.pod.source`), or under a name a secret goes by. Its value is never printed.
  */
-export function mayBeSecret(path: ReadonlyArray<PropertyKey>): boolean {
+function mayBeSecret(path: ReadonlyArray<PropertyKey>): boolean {
   return path.some((k) => SECRET_KEYS.has(String(k)) || SECRET_NAME.test(String(k)));
 }
 

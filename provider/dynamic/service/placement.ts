@@ -61,7 +61,7 @@ export interface PlacementLimits {
   maxOldHostChoices: number;
 }
 
-export const DEFAULT_PLACEMENT_LIMITS: Readonly<PlacementLimits> = Object.freeze({
+const DEFAULT_PLACEMENT_LIMITS: Readonly<PlacementLimits> = Object.freeze({
   maxExact: 32,
   maxNodes: 200_000,
   maxOldHostChoices: 64,

@@ -21,7 +21,7 @@ export function keyFingerprint(key: string): string {
 }
 
 /** How a user computes the fingerprint of a key they hold, to compare. */
-export const FINGERPRINT_HOWTO = 'printf %s "$KEY" | sha256sum | cut -c1-8';
+const FINGERPRINT_HOWTO = 'printf %s "$KEY" | sha256sum | cut -c1-8';
 
 /**
  * The Stack row's note of the key `command` uses for `conn`, once per key, workspace and base URL

@@ -82,16 +82,11 @@ function holdsPassword(props: Props): boolean {
 }
 
 /**
- * `diff` of a workload. A replacement that keeps the workspace and the workload id (a new type,
- * engine or database credentials) must free the id first: the service refuses an id of another
+ * `diff` of a workload, from its changes classified against the state `olds`. A replacement that
+ * keeps the workspace and the workload id (a new type, engine or database credentials) must free the id first: the service refuses an id of another
  * type (409) and `create` refuses an id that exists. Every workload field's replacement is
  * declared delete-first, as the classes' `deleteBeforeReplace` makes every replacement anyway.
  */
-export function diffWorkload(olds: Props, news: Props): DiffResult {
-  return diffOfChanges(classifyWorkloadChanges(olds, news), olds);
-}
-
-/** `diffWorkload` of changes already classified (`olds`: the state they were classified against). */
 export function diffOfChanges(c: WorkloadChanges, olds: Props): DiffResult {
   const inputsChanged = c.replaces.length > 0 || c.updates.length > 0 || c.restart || c.local.length > 0;
   const result = diffResultOf({

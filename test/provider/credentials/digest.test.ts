@@ -1,6 +1,5 @@
-import { diffWorkload } from "../../../provider/dynamic/workloads/diff";
 import { CredentialVault, credentialsDigest, sealCredentials } from "../../../provider/dynamic/credentials/digest";
-import { PASSWORD, STUB, apiRequests, change, startHarness, up, type Harness } from "../harness";
+import { PASSWORD, STUB, apiRequests, change, diffWorkload, startHarness, up, type Harness } from "../harness";
 
 const vm = (password: string) => ({
   workloadId: "web",

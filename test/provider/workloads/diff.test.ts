@@ -1,5 +1,6 @@
 import { UNKNOWN } from "../../../provider/dynamic/inputs/unknown";
-import { classifyWorkloadChanges, diffWorkload, type WorkloadChanges } from "../../../provider/dynamic/workloads/diff";
+import { classifyWorkloadChanges, type WorkloadChanges } from "../../../provider/dynamic/workloads/diff";
+import { diffWorkload } from "../harness";
 import { createContext } from "../../../provider/dynamic/context";
 import { createTemplateProvider } from "../../../provider/dynamic/templates/provider";
 import { createWorkloadProvider } from "../../../provider/dynamic/workloads/provider";
