@@ -48,12 +48,7 @@ const DEFAULT_UNTARGETED_READ = Object.freeze({ minMs: 100, maxMs: 1600 });
 /** The timings of `nextRead` (the waiter's options took the deprecated names already: waiter.ts). */
 function readTiming(t: ObserverTiming): ReadTiming {
   return {
-    mode: t.mode,
-    pollMinMs: t.pollMinMs,
-    pollMaxMs: t.pollMaxMs,
-    safetyPollMs: t.safetyPollMs,
-    pollIntervalMs: t.pollIntervalMs,
-    debounceMs: t.debounceMs,
+    ...t,
     untargetedReadMinMs: t.untargetedReadMinMs ?? DEFAULT_UNTARGETED_READ.minMs,
     untargetedReadMaxMs: t.untargetedReadMaxMs ?? DEFAULT_UNTARGETED_READ.maxMs,
   };

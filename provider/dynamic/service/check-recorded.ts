@@ -6,10 +6,28 @@ import { connectionOf, resolveConnection, type ResolvedConnection } from "./conn
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import { sharedSpec } from "./shared-spec";
 
-/** `check`'s look for what the stack records and the workspace no longer holds; said by `MissingRecords` (missing-records.ts). */
+/*
+ * The look of `check` (and of a template's `diff`) for what the stack records and the workspace no
+ * longer holds; `MissingRecords` (missing-records.ts) says it, once per workspace.
+ */
 
 /** How old the connection check's read of the spec may be to serve: a long `up` reads it again after this. */
 const SPEC_MAX_AGE_MS = 60 * 1000; // 60 s
+
+/**
+ * The record of `olds` (its place and its id at `idKey`), with the client and connection `r`
+ * reaches, when that is the workspace the record names; undefined otherwise (a setting changed
+ * since is the diff's; a service not reached says nothing).
+ */
+async function reachedAsRecorded(ctx: ProviderContext, r: ResolvedConnection, olds: Props, idKey: string) {
+  const { baseUrl, workspace, [idKey]: id } = olds;
+  if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof id !== "string") return undefined;
+  const reached = await reachService(ctx, r);
+  if (reached === undefined || "failure" in reached) return undefined;
+  const { client, conn } = reached;
+  if (conn.workspace !== workspace || normalizedBaseUrl(conn.baseUrl) !== normalizedBaseUrl(baseUrl)) return undefined;
+  return { client, conn, baseUrl, workspace, id };
+}
 
 /**
  * `check`'s part: the workload `olds` records, when the connection `r` reaches
@@ -22,12 +40,10 @@ export async function considerRecordedWorkload(
   olds: Props,
   r: ResolvedConnection,
 ): Promise<void> {
-  const { baseUrl, workspace, workloadId, type } = olds;
-  if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof workloadId !== "string") return;
-  const reached = await reachService(ctx, r);
-  if (reached === undefined || "failure" in reached) return;
-  const { client, conn } = reached;
-  if (conn.workspace !== workspace || normalizedBaseUrl(conn.baseUrl) !== normalizedBaseUrl(baseUrl)) return;
+  const reached = await reachedAsRecorded(ctx, r, olds, "workloadId");
+  if (reached === undefined) return;
+  const { client, baseUrl, workspace, id: workloadId } = reached;
+  const type = olds.type;
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
   const spec = await sharedSpec(client, call, { maxAgeMs: SPEC_MAX_AGE_MS, now: ctx.now }).catch(() => undefined);
   if (spec === undefined) return;
@@ -61,12 +77,10 @@ export async function considerRecordedTemplate(
   olds: Props,
   r: ResolvedConnection,
 ): Promise<void> {
-  const { baseUrl, workspace, templateId, name } = olds;
-  if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof templateId !== "string") return;
-  const reached = await reachService(ctx, r);
-  if (reached === undefined || "failure" in reached) return;
-  const { client, conn } = reached;
-  if (conn.workspace !== workspace || normalizedBaseUrl(conn.baseUrl) !== normalizedBaseUrl(baseUrl)) return;
+  const reached = await reachedAsRecorded(ctx, r, olds, "templateId");
+  if (reached === undefined) return;
+  const { client, conn, baseUrl, workspace, id: templateId } = reached;
+  const name = olds.name;
   const key = conn.connection.key;
   let ids = ctx.missingRecords.templateIds.get(key);
   if (ids === undefined) {
