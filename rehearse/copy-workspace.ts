@@ -1,7 +1,13 @@
-import { WorkspaceClient, formatMemoryMi, parseMemoryMi, type FleetHosts, type WorkloadType } from "../sdk";
+import {
+  WorkspaceClient,
+  formatMemoryMi,
+  parseMemoryMi,
+  readWorkspace,
+  type FleetHosts,
+  type WorkloadType,
+} from "../sdk";
 import type { FleetConfig } from "../server/fleet";
 import type { SeedSnapshot } from "../server/seed";
-import { readWorkspace } from "../sdk/read-workspace";
 
 /** The real workspace's connection, as the stack's config gives it. */
 export interface RealConnection {

@@ -144,6 +144,7 @@ export { FailureStreak } from "./retry/failure-streak";
 export { RetrySpacing, type NextAttempt } from "./retry/spacing";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
+export { readWorkspace, type LiveWorkload, type LiveWorkspace } from "./read-workspace";
 export {
   createBodyFields,
   isVmType,

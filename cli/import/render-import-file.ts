@@ -1,11 +1,10 @@
-import type { SavedTemplate, WorkloadStatus } from "../../sdk";
+import type { LiveWorkload, LiveWorkspace, SavedTemplate, WorkloadStatus } from "../../sdk";
 import { PROVIDER_TEXT } from "../../provider/hosted-resource";
 import { dynamicType } from "../../provider/resources/type-token";
 import { formatId } from "../../provider/dynamic/inputs/ids";
 import type { Props } from "../../provider/dynamic/inputs/props";
 import { recorded } from "../../provider/dynamic/workloads/recorded-status";
 import { parseWorkload, writeWorkload } from "../../provider/dynamic/workloads/model";
-import type { LiveWorkload, LiveWorkspace } from "../../sdk/read-workspace";
 import { classNameOf, needsPassword, templateNames } from "./render-program";
 
 /**

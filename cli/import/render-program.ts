@@ -1,7 +1,12 @@
-import { createBodyFields, type SavedTemplate, type WorkloadType } from "../../sdk";
+import {
+  createBodyFields,
+  type LiveWorkload,
+  type LiveWorkspace,
+  type SavedTemplate,
+  type WorkloadType,
+} from "../../sdk";
 import { WORKLOAD_FIELDS } from "../../provider/fields/workload-fields";
 import { literal } from "./literal";
-import type { LiveWorkload, LiveWorkspace } from "../../sdk/read-workspace";
 
 /** The class that declares each type (`provider/resources/*`), and the arguments it adds. */
 const CLASSES: Record<string, { className: string; extra?: Record<string, string> }> = {

@@ -1,6 +1,5 @@
-import { SDK_VERSION } from "../../sdk";
+import { SDK_VERSION, type LiveWorkspace } from "../../sdk";
 import { needsPassword, passwordKey } from "./render-program";
-import type { LiveWorkspace } from "../../sdk/read-workspace";
 
 /** The files of the project around index.ts, by file name. */
 export function renderProject(live: LiveWorkspace, project: string): Record<string, string> {

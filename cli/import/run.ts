@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ImportArgs } from "./args";
-import { readWorkspace } from "../../sdk/read-workspace";
+import { readWorkspace } from "../../sdk";
 import { renderImportFile } from "./render-import-file";
 import { renderProgram } from "./render-program";
 import { renderProject } from "./render-project";

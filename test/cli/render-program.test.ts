@@ -1,5 +1,5 @@
 import { renderProgram } from "../../cli/import/render-program";
-import type { LiveWorkspace } from "../../sdk/read-workspace";
+import type { LiveWorkspace } from "../../sdk";
 
 const live = (over: Partial<LiveWorkspace>): LiveWorkspace => ({
   workspace: "acme",

@@ -154,6 +154,7 @@ const SDK_FOR_PROVIDER = [
   "RetrySpacing",
   "formatDuration",
   "describeWaitGoal",
+  "readWorkspace",
   "createBodyFields",
   "isVmType",
   "daemonEnabled",
