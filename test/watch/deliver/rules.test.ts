@@ -8,6 +8,7 @@ import { webhookTarget } from "../../../watch/deliver/webhook-target";
 import { findingIdOf } from "../../../watch/finding-id";
 import type { Finding } from "../../../watch/finding";
 import type { StreamSight } from "../../../watch/streams";
+import { parsePrometheusText } from "../../support/prometheus-text";
 
 const SCHEDULE: RetrySchedule = { initialMs: 1000, maxDelayMs: 30_000, retryForMs: 600_000 };
 const lowest = () => 0;
@@ -230,5 +231,21 @@ describe("parseListenAddress and webhookTarget (flags)", () => {
       expect(message).toMatch(/^--webhook 1: /);
       expect(message).not.toContain("SECRETTOKEN");
     }
+  });
+});
+
+describe("parsePrometheusText (the tests' strict reader of /metrics)", () => {
+  it("should read samples, labels and escapes, and refuse a line that is not the format", () => {
+    const text =
+      '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1",y="q\\"uote"} 3\n# TYPE h histogram\nh_bucket{le="+Inf"} 2\nh_sum 0.5\nh_count 2\n';
+    expect(parsePrometheusText(text)).toEqual([
+      { name: "a_total", labels: { x: "1", y: 'q"uote' }, value: 3 },
+      { name: "h_bucket", labels: { le: "+Inf" }, value: 2 },
+      { name: "h_sum", labels: {}, value: 0.5 },
+      { name: "h_count", labels: {}, value: 2 },
+    ]);
+    expect(() => parsePrometheusText("b 1\n")).toThrow(/no TYPE/);
+    expect(() => parsePrometheusText("# TYPE b gauge\nb one\n")).toThrow(/line 2/);
+    expect(() => parsePrometheusText("# TYPE b gauge\nb{x=1} 1\n")).toThrow(/line 2/);
   });
 });
