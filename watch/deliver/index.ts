@@ -59,7 +59,8 @@ export async function startDelivery(options: DeliveryOptions): Promise<Delivery>
   let watch: { readonly streams: StreamSight[] } | undefined;
   const streams = (): StreamSight[] => watch?.streams ?? [];
   const sinks: WebhookSink[] = [];
-  const metrics = new WatchMetrics({ streams, webhooks: () => sinks });
+  // The process's own metrics sample the event loop: only for a watch that is scraped.
+  const metrics = new WatchMetrics({ streams, webhooks: () => sinks }, options.listen !== undefined);
   const dispatcher = webhookDispatcher(env);
   (options.webhooks ?? []).forEach((w, i) =>
     sinks.push(

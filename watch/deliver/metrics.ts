@@ -30,7 +30,8 @@ export class WatchMetrics {
   private readonly failures: Counter<"webhook" | "host">;
   private readonly drops: Counter<"webhook" | "host" | "reason">;
 
-  constructor(sources: MetricSources) {
+  /** `processMetrics`: also the process's own (memory, CPU, event loop), for a scraped watch. */
+  constructor(sources: MetricSources, processMetrics = false) {
     const registers = [this.registry];
     this.findings = new Counter({
       name: "wws_watch_findings_total",
@@ -101,7 +102,8 @@ export class WatchMetrics {
         for (const w of sources.webhooks()) this.set({ webhook: w.target.number, host: w.target.host }, w.queued);
       },
     });
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    if (processMetrics)
+      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   }
 
   finding(f: Finding): void {
