@@ -142,8 +142,6 @@ export { collectSecrets, redact } from "./redact";
 export { outcomeUnknown } from "./retry-rules";
 export { FailureStreak } from "./failure-streak";
 export { RetrySpacing, type NextAttempt } from "./retry-spacing";
-export { backoffDelay, type Random } from "./backoff";
-export { parseRetryAfter } from "./http/retry-after";
 export { formatDuration } from "./wait/workload-wait";
 export { describeWaitGoal } from "./wait/goal";
 export {

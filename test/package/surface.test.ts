@@ -165,8 +165,6 @@ const SDK_FOR_PROVIDER = [
   "specKeyOf",
   "parseMemoryMi",
   "formatMemoryMi",
-  "backoffDelay",
-  "parseRetryAfter",
 ];
 
 describe("the package's entry points", () => {

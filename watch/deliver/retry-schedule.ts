@@ -7,7 +7,10 @@
  * `min(initial * 2^(n-1), max)`, jittered late (never sooner than the step), or the webhook's
  * `Retry-After`.
  */
-import { backoffDelay, type Random } from "../../sdk";
+import { retryDelay } from "../queue";
+
+/** Uniform in [0, 1), as `Math.random`. */
+type Random = () => number;
 
 export interface RetrySchedule {
   /** The first retry comes this long after a failure. @default 1000 (1 s) */
@@ -60,7 +63,9 @@ export function nextAttempt(
   const left = schedule.retryForMs - ageMs;
   if (left <= 0)
     return { retry: false, reason: "expired", why: `not delivered within ${Math.round(schedule.retryForMs / 1000)} s` };
-  const wait = failure.retryAfterMs ?? backoffDelay(attempt, schedule.initialMs, schedule.maxDelayMs, random, "late");
+  // Jittered late, within half a step: never sooner than the schedule, never past its cap.
+  const step = retryDelay(attempt, schedule.initialMs, schedule.maxDelayMs);
+  const wait = failure.retryAfterMs ?? Math.min(schedule.maxDelayMs, step + Math.floor((random() * step) / 2));
   // The last attempt comes at the bound, however far the backoff or `Retry-After` would put it.
   return { retry: true, delayMs: Math.min(wait, left) };
 }
