@@ -22,7 +22,7 @@ export function webhookTarget(url: string, number: number): WebhookTarget {
     throw new Error(`--webhook ${number}: not a URL; give the full address, e.g. https://hooks.example.com/wws`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-    throw new Error(`--webhook ${number}: expected an https:// (or http://) URL, got a ${parsed.protocol} one`);
+    throw new Error(`--webhook ${number}: expected an https:// (or http://) URL, not ${parsed.protocol}`);
   return {
     url: parsed.href,
     label: `webhook ${number} (${parsed.protocol}//${parsed.host})`,
