@@ -35,6 +35,8 @@ export interface Finding {
   activityId?: string;
   at: string;
   message?: string;
+  /** Set on every finding a `Watch` reports: the same for every delivery of it (`finding-id.ts`), for a receiver's dedupe. */
+  findingId?: string;
 }
 
 function valueText(v: unknown): string {

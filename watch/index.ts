@@ -14,3 +14,13 @@ export async function watchStacks(options: WatchOptions): Promise<Watch> {
   await watch.start();
   return watch;
 }
+export {
+  startDelivery,
+  verifySignature,
+  signatureOf,
+  slackMessageOf,
+  SIGNATURE_HEADER,
+  FINDING_ID_HEADER,
+  type Delivery,
+  type DeliveryOptions,
+} from "./deliver";

@@ -27,6 +27,8 @@ export interface WatchOptions {
   streamOpenBoundMs?: number;
   /** At most one catch-up read of the activity per workspace per window. @default 2000 (2 s) */
   catchUpWindowMs?: number;
+  /** Each resource's comparison as it ends: how long it took, and whether it read (metrics). */
+  onCompared?: (durationMs: number, ok: boolean) => void;
   /** Counts every comparison request (bench). */
   onRead?: (workspace: string, workloads: number) => void;
   /** Stack readers, provider seams and streams (tests). @default the Automation API, the provider, one EventHub */

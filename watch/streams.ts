@@ -35,6 +35,16 @@ export interface GroupTiming {
   catchUpWindowMs: number;
 }
 
+/** A workspace's stream as the watch sees it: for metrics and health, never for a decision. */
+export interface StreamSight {
+  workspace: string;
+  state: StreamState;
+  /** Why the watch does not see the workspace; undefined while it does (open, or reconnecting within its bound). */
+  blindness: string | undefined;
+  /** Epoch ms of the last event (a heartbeat is not one), or of when the watch began watching the workspace. */
+  lastEventAt: number;
+}
+
 /** A row's target, or a managed resource, as a key of its group: a workload's id; `template:<id>`. */
 export function keyOf(kind: string | undefined, id: string): string {
   return kind === "template" ? `template:${id}` : id;
@@ -70,6 +80,7 @@ export class StreamGroup {
     after: undefined,
   };
   private closed = false;
+  private lastEventAt = Date.now();
 
   constructor(
     readonly conn: WatchedConnection,
@@ -84,6 +95,10 @@ export class StreamGroup {
   /** Why it is blind, or undefined while it sees. */
   get blindness(): string | undefined {
     return this.blindWhy;
+  }
+
+  get sight(): StreamSight {
+    return { workspace: this.workspace, state: this.state, blindness: this.blindWhy, lastEventAt: this.lastEventAt };
   }
 
   /** Takes over from `old` (the same workspace by another key or setting): where it left off, and its blindness. */
@@ -200,6 +215,7 @@ export class StreamGroup {
   }
 
   private onEvent(e: WorkspaceEvent): void {
+    this.lastEventAt = Date.now();
     const previousId = this.lastEventId;
     if (e.id) {
       this.lastEventId = e.id;

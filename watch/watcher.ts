@@ -2,6 +2,7 @@ import { EventHub } from "../sdk";
 import { compareWorkload, type Difference } from "./compare";
 import { byPerson, decide, statusLine } from "./core";
 import type { Cause, Finding } from "./finding";
+import { withFindingId } from "./finding-id";
 import { DEFAULT_LEARN_DEPS, StackBook } from "./learn";
 import type { StackPlace } from "../automation/place";
 import { WorkQueue } from "./queue";
@@ -9,7 +10,7 @@ import { FindingReporter } from "./report";
 import { Reverter } from "./revert";
 import type { ManagedWorkload } from "./stack";
 import type { WatchOptions } from "./options";
-import { keyOf, StreamGroup, type Subscribe } from "./streams";
+import { keyOf, StreamGroup, type StreamSight, type Subscribe } from "./streams";
 
 export type { WatchOptions };
 
@@ -118,6 +119,11 @@ export class Watch {
     const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
     const workloads = count(this.size - templates, "workload");
     return templates === 0 ? workloads : `${workloads} and ${count(templates, "template")}`;
+  }
+
+  /** Each workspace's event stream as the watch sees it (metrics, health). */
+  get streams(): StreamSight[] {
+    return [...this.groups.values()].map((g) => g.sight);
   }
 
   private all(): ManagedWorkload[] {
@@ -280,6 +286,7 @@ export class Watch {
         const rows = item.group.takeRows(item.key);
         const seam = this.book.stacks.get(item.w.stack)?.seam;
         let diffs: Difference[] | undefined;
+        const began = performance.now();
         try {
           if (!seam) throw new Error(`stack ${item.w.stack} is not known`);
           diffs = await compareWorkload(seam.provider(item.w.kind), item.w);
@@ -287,6 +294,7 @@ export class Watch {
           failed.set(item.w.urn, message(err));
           item.group.restoreRows(item.key, rows);
         }
+        this.options.onCompared?.(performance.now() - began, diffs !== undefined);
         return { item, asked, rows, diffs };
       }),
     );
@@ -358,6 +366,6 @@ export class Watch {
   }
 
   private report(f: Finding): void {
-    if (!this.stopped) this.options.onFinding(f);
+    if (!this.stopped) this.options.onFinding(withFindingId(f));
   }
 }

@@ -1,4 +1,6 @@
 import { UsageError } from "../../command-line";
+import { parseListenAddress } from "../../watch/deliver/listen-address";
+import { webhookTarget } from "../../watch/deliver/webhook-target";
 
 export const WATCH_USAGE = `Usage: pulumi-wws watch [--stack NAME]... [--json] [--exit-on-drift] [--revert]
 Run in the stack's project directory. Learns from each stack's state which workloads it manages and
@@ -18,6 +20,12 @@ of a watched stack is not drift: the watch waits for it to end and learns the ne
   --status-every S   seconds between status lines (default 60); a workspace whose event stream is
                      refused or not open is said at once, and named in every status line
   --resync-every S   seconds between comparisons of everything, whatever the streams say (default 600)
+  --webhook URL      POST each finding there as JSON (the --json object, its findingId for dedupe), signed
+                     with WWS_WEBHOOK_SECRET when set (X-WWS-Signature-256: sha256=<HMAC of the body>);
+                     repeatable; retried, never holding the watch back; a failing one is said on stderr
+  --webhook-format F json (default) or slack: {"text": …} for Slack's and Teams' incoming webhooks
+  --webhook-retry-for S  seconds a finding is retried before it is dropped (default 600)
+  --listen HOST:PORT serve /metrics (Prometheus) and /healthz there, e.g. 127.0.0.1:9464
   --help             this text
 SIGINT or SIGTERM ends it. The connection is the provider's (resource settings, stack config, environment).`;
 
@@ -28,6 +36,10 @@ export interface WatchArgs {
   revert: boolean;
   statusEverySeconds: number;
   resyncEverySeconds: number;
+  webhooks: string[];
+  webhookFormat: "json" | "slack";
+  webhookRetryForSeconds: number;
+  listen: string | undefined;
   help: boolean;
 }
 
@@ -35,6 +47,22 @@ function seconds(flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag}: expected a whole number of seconds, got ${text}`);
   return n;
+}
+
+/** `make()`'s value, its error a usage error. */
+function checked<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function format(text: string): "json" | "slack" {
+  if (text !== "json" && text !== "slack")
+    throw new UsageError(`--webhook-format: expected json or slack, got ${text}`);
+  return text;
 }
 
 /** Parses the flags of `pulumi-wws watch`. */
@@ -46,6 +74,10 @@ export function parseWatchArgs(argv: readonly string[]): WatchArgs {
     revert: false,
     statusEverySeconds: 60,
     resyncEverySeconds: 600,
+    webhooks: [],
+    webhookFormat: "json",
+    webhookRetryForSeconds: 600,
+    listen: undefined,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -63,6 +95,11 @@ export function parseWatchArgs(argv: readonly string[]): WatchArgs {
     else if (arg.startsWith("--stack=")) args.stacks.push(arg.slice("--stack=".length));
     else if (arg === "--status-every") args.statusEverySeconds = seconds(arg, value());
     else if (arg === "--resync-every") args.resyncEverySeconds = seconds(arg, value());
+    else if (arg === "--webhook")
+      args.webhooks.push(checked(() => webhookTarget(value(), args.webhooks.length + 1).url));
+    else if (arg === "--webhook-format") args.webhookFormat = format(value());
+    else if (arg === "--webhook-retry-for") args.webhookRetryForSeconds = seconds(arg, value());
+    else if (arg === "--listen") args.listen = checked(() => (parseListenAddress(value()), argv[i]));
     else throw new UsageError(`unknown option ${arg}`);
   }
   if (args.revert && args.exitOnDrift) throw new UsageError("--revert and --exit-on-drift: choose one");

@@ -1,6 +1,7 @@
 import { Watch } from "../../watch/watcher";
 import { lineOf, type Finding } from "../../watch/finding";
 import { StackSource } from "../../watch/stack";
+import { startDelivery } from "../../watch/deliver";
 import type { WatchArgs } from "./args";
 
 interface Io {
@@ -21,8 +22,17 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
   const stacks = args.stacks.length > 0 ? args.stacks : [await new StackSource("", { env }).selected()];
   let finish: (code: number) => void = () => undefined;
   const ended = new Promise<number>((resolve) => (finish = resolve));
+  // Webhooks and --listen first: a taken port fails before the stacks are read.
+  const delivery = await startDelivery({
+    webhooks: args.webhooks.map((url) => ({ url, format: args.webhookFormat })),
+    retry: { retryForMs: args.webhookRetryForSeconds * 1000 },
+    listen: args.listen,
+    env,
+    say: (line) => io.err(`${now()} ${line}`),
+  });
   const onFinding = (f: Finding): void => {
     io.out(args.json ? JSON.stringify(f) : `${now()} ${lineOf(f)}`);
+    delivery.onFinding(f);
     if (args.exitOnDrift && f.kind !== "reverted") finish(DRIFT_EXIT);
   };
   const watch = new Watch({
@@ -32,6 +42,7 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
     statusEveryMs: args.statusEverySeconds * 1000,
     resyncEveryMs: args.resyncEverySeconds * 1000,
     onFinding,
+    onCompared: delivery.onCompared,
     onStatus: (line) => (args.json ? io.err(`${now()} ${line}`) : io.out(`${now()} ${line}`)),
   });
   const stop = (): void => finish(0);
@@ -39,6 +50,8 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
   process.once("SIGTERM", stop);
   try {
     await watch.start();
+    delivery.watching(watch);
+    if (delivery.url) io.err(`${now()} serving /metrics and /healthz at ${delivery.url}`);
     const line = `watching ${watch.watched} of stack ${stacks.join(", ")}${args.revert ? " (reverting in-place drift)" : ""}`;
     if (args.json) io.err(`${now()} ${line}`);
     else io.out(`${now()} ${line}`);
@@ -48,6 +61,7 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
     process.off("SIGTERM", stop);
     // A call or a `pulumi` run still under way must not keep a stopped watch alive.
     setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
-    await watch.stop();
+    // What the webhooks still hold gets most of the grace.
+    await Promise.all([watch.stop(), delivery.close(EXIT_GRACE_MS - 1000)]);
   }
 }

@@ -180,7 +180,21 @@ describe("the package's entry points", () => {
       ["ControlClient", "DEFAULT_SERVICE_OPTIONS", "OptionError", "PROFILES", "TRANSITIONS", "startService"],
     ],
     ["pulumi-wws/testing", testing, ["WwsMocks", "createTestStack", "startLocalService"]],
-    ["pulumi-wws/watch", watch, ["Watch", "lineOf", "watchStacks"]],
+    [
+      "pulumi-wws/watch",
+      watch,
+      [
+        "Watch",
+        "lineOf",
+        "watchStacks",
+        "startDelivery",
+        "verifySignature",
+        "signatureOf",
+        "slackMessageOf",
+        "SIGNATURE_HEADER",
+        "FINDING_ID_HEADER",
+      ],
+    ],
     ["pulumi-wws/rehearse", rehearse, ["rehearse", "reportMarkdown", "reportText"]],
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());

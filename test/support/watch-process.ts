@@ -18,6 +18,8 @@ export interface WatchProcessOptions {
   cli?: string;
   /** A directory put first on the watch's PATH (a `pulumi` shim). */
   pathFirst?: string;
+  /** Variables added to the stack's environment (`WWS_WEBHOOK_SECRET`). */
+  env?: Record<string, string>;
 }
 
 function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
@@ -34,7 +36,7 @@ function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void)
 export function startWatchProcess(stack: Stack, args: string[], options: WatchProcessOptions = {}): WatchProcess {
   const { workDir, envVars } = stack.workspace;
   const main = options.cli ?? path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
-  const env = { ...process.env, ...envVars };
+  const env = { ...process.env, ...envVars, ...options.env };
   if (options.pathFirst) env.PATH = `${options.pathFirst}${path.delimiter}${envVars.PATH ?? process.env.PATH}`;
   const proc = spawn(process.execPath, [main, "watch", "--json", "--stack", "local", ...args], { cwd: workDir, env });
   const exited = new Promise<number>((resolve) => proc.on("exit", (code) => resolve(code ?? -1)));
