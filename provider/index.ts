@@ -19,24 +19,27 @@ export { Database, type DatabaseArgs, type BackupArgs } from "./resources/databa
 export { Template, type TemplateArgs } from "./resources/template";
 export type { ConnectionArgs, CredentialsArgs, WaitArgs } from "./resources/inputs";
 export {
-  getFleetHosts,
-  getFleetHostsOutput,
-  getWorkloadStatus,
-  getWorkloadStatusOutput,
-  type GetWorkloadStatusArgs,
-} from "./functions";
-export {
   getWorkload,
   getWorkloadOutput,
   listWorkloads,
   listWorkloadsOutput,
+  getWorkloadStatus,
+  getWorkloadStatusOutput,
   getTemplate,
   getTemplateOutput,
   listTemplates,
   listTemplatesOutput,
+  getFleetHosts,
+  getFleetHostsOutput,
   type WorkloadInfo,
+  type PlainConnectionArgs,
   type GetWorkloadArgs,
+  type GetWorkloadOutputArgs,
   type ListWorkloadsArgs,
+  type ListWorkloadsOutputArgs,
+  type GetWorkloadStatusArgs,
+  type GetWorkloadStatusOutputArgs,
   type GetTemplateArgs,
-} from "./lookups";
+  type GetTemplateOutputArgs,
+} from "./functions";
 export { workloadTypeOf, type PolicyResource } from "./policy-targets";
