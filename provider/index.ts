@@ -33,6 +33,7 @@ export {
   getFleetHostsOutput,
   type WorkloadInfo,
   type PlainConnectionArgs,
+  type DeclaredFields,
   type GetWorkloadArgs,
   type GetWorkloadOutputArgs,
   type ListWorkloadsArgs,

@@ -24,6 +24,13 @@ export interface PlainConnectionArgs {
   apiKey?: string;
 }
 
+/**
+ * `T` without the index signature a loose schema adds for the fields a service may add
+ * (`[x: string]: unknown`): with it, every lifted property of an `Output<T>` is an
+ * `Output<unknown>` (`getWorkloadStatusOutput(…).phase`), not the field's type.
+ */
+export type DeclaredFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
 type Resolved = { baseUrl?: string; workspace?: string; apiKey?: string };
 
 /** The connection arguments a function was given, each an `Output`: of `args`, else of its `Workspace`. */

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { FleetHosts, WorkspaceClient } from "../../sdk";
 import type { ConnectionArgs } from "../resources/inputs";
-import { formerlyOutput, readOutput, readPromise, type PlainConnectionArgs } from "./call";
+import { formerlyOutput, readOutput, readPromise, type DeclaredFields, type PlainConnectionArgs } from "./call";
 
 const fleetHosts = (client: WorkspaceClient): Promise<FleetHosts> => client.getFleetHosts();
 
@@ -14,6 +14,6 @@ export function getFleetHosts(args: PlainConnectionArgs = {}): Promise<FleetHost
 }
 
 /** `getFleetHosts` as an `Output`: its arguments may be outputs of other resources. */
-export function getFleetHostsOutput(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> {
-  return readOutput("getFleetHosts", args, null, fleetHosts);
+export function getFleetHostsOutput(args: ConnectionArgs = {}): pulumi.Output<DeclaredFields<FleetHosts>> {
+  return readOutput<null, DeclaredFields<FleetHosts>>("getFleetHosts", args, null, fleetHosts);
 }

@@ -1,4 +1,4 @@
-export { type PlainConnectionArgs } from "./call";
+export { type DeclaredFields, type PlainConnectionArgs } from "./call";
 export {
   getWorkload,
   getWorkloadOutput,

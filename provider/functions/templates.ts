@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type SavedTemplate, type WorkspaceClient } from "../../sdk";
 import type { ConnectionArgs } from "../resources/inputs";
-import { readOutput, readPromise, type PlainConnectionArgs } from "./call";
+import { readOutput, readPromise, type DeclaredFields, type PlainConnectionArgs } from "./call";
 import { shownTemplate } from "./shown";
 
 /** Which template `getTemplate` reads. */
@@ -23,6 +23,8 @@ export interface GetTemplateOutputArgs extends ConnectionArgs {
   /** The template's name; two templates of that name fail, naming both ids. Set this or `templateId`. */
   name?: pulumi.Input<string>;
 }
+
+type WhichTemplateOutput = Pick<GetTemplateOutputArgs, "templateId" | "name">;
 
 const templates = async (client: WorkspaceClient): Promise<SavedTemplate[]> =>
   (await client.listTemplates()).map(shownTemplate);
@@ -57,8 +59,13 @@ export function getTemplate(args: GetTemplateArgs): Promise<SavedTemplate> {
 }
 
 /** `getTemplate` as an `Output`: its arguments may be outputs of other resources. */
-export function getTemplateOutput(args: GetTemplateOutputArgs): pulumi.Output<SavedTemplate> {
-  return readOutput("getTemplate", args, { templateId: args.templateId, name: args.name }, findTemplate);
+export function getTemplateOutput(args: GetTemplateOutputArgs): pulumi.Output<DeclaredFields<SavedTemplate>> {
+  return readOutput<WhichTemplateOutput, DeclaredFields<SavedTemplate>>(
+    "getTemplate",
+    args,
+    { templateId: args.templateId, name: args.name },
+    findTemplate,
+  );
 }
 
 /** Every saved template of the workspace. */
@@ -67,6 +74,6 @@ export function listTemplates(args: PlainConnectionArgs = {}): Promise<SavedTemp
 }
 
 /** `listTemplates` as an `Output`: its arguments may be outputs of other resources. */
-export function listTemplatesOutput(args: ConnectionArgs = {}): pulumi.Output<SavedTemplate[]> {
-  return readOutput("listTemplates", args, null, templates);
+export function listTemplatesOutput(args: ConnectionArgs = {}): pulumi.Output<DeclaredFields<SavedTemplate>[]> {
+  return readOutput<null, DeclaredFields<SavedTemplate>[]>("listTemplates", args, null, templates);
 }

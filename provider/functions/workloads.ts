@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { WorkloadStatus, WorkloadType, WorkspaceClient } from "../../sdk";
 import type { ConnectionArgs } from "../resources/inputs";
-import { formerlyOutput, readOutput, readPromise, type PlainConnectionArgs } from "./call";
+import { formerlyOutput, readOutput, readPromise, type DeclaredFields, type PlainConnectionArgs } from "./call";
 import { shownSpec } from "./shown";
 
 /** A workload as the service holds it: its desired spec (`GET /spec`) and its `/status`, read now. */
@@ -10,7 +10,7 @@ export interface WorkloadInfo {
   type: WorkloadType;
   /** The spec fields the service holds (never a password: the service keeps none it would show). */
   spec: Record<string, unknown>;
-  status: WorkloadStatus;
+  status: DeclaredFields<WorkloadStatus>;
 }
 
 export interface GetWorkloadArgs extends PlainConnectionArgs {
@@ -113,6 +113,13 @@ export function getWorkloadStatus(args: GetWorkloadStatusArgs): Promise<Workload
 }
 
 /** `getWorkloadStatus` as an `Output`: its arguments may be outputs of other resources. */
-export function getWorkloadStatusOutput(args: GetWorkloadStatusOutputArgs): pulumi.Output<WorkloadStatus> {
-  return readOutput("getWorkloadStatus", args, args.workloadId, workloadStatus);
+export function getWorkloadStatusOutput(
+  args: GetWorkloadStatusOutputArgs,
+): pulumi.Output<DeclaredFields<WorkloadStatus>> {
+  return readOutput<pulumi.Input<string>, DeclaredFields<WorkloadStatus>>(
+    "getWorkloadStatus",
+    args,
+    args.workloadId,
+    workloadStatus,
+  );
 }
