@@ -1,15 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { WorkloadResource } from "./workload";
 import { specArgsOf, type LiveSpec } from "./spec-args";
-import type { ConnectionArgs } from "./inputs";
+import type { ConnectionArgs, BrowserArgs } from "./args";
 import { dynamicType, isOfType } from "./type-token";
 
-export interface BrowserArgs extends WorkloadCommonArgs {
-  /** CPU: millicores `<N>m` (e.g. `500m`) or whole cores `<N>`. */
-  cpu?: pulumi.Input<string>;
-  /** Memory: `<N>Mi`, `<N>Gi` or `<N>Ti`, e.g. `2Gi`. */
-  memory?: pulumi.Input<string>;
-}
+export type { BrowserArgs } from "./args";
 
 /**
  * A headless Chromium (`browser`).

@@ -1,13 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { WorkloadResource } from "./workload";
 import { specArgsOf, type LiveSpec } from "./spec-args";
-import type { ConnectionArgs } from "./inputs";
+import type { ConnectionArgs, ControllerArgs } from "./args";
 import { dynamicType, isOfType } from "./type-token";
 
-export interface ControllerArgs extends WorkloadCommonArgs {
-  /** Discover the workspace's browsers by itself. */
-  autodiscover?: pulumi.Input<boolean>;
-}
+export type { ControllerArgs } from "./args";
 
 /**
  * A browser-automation controller (`controller`).

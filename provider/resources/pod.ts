@@ -1,37 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { WorkloadResource } from "./workload";
 import { specArgsOf, type LiveSpec } from "./spec-args";
-import type { ConnectionArgs } from "./inputs";
+import type { ConnectionArgs, PodArgs } from "./args";
 import { dynamicType, isOfType } from "./type-token";
 
-export interface PodPortArgs {
-  /** The port's name (1-63 characters). */
-  name: pulumi.Input<string>;
-  /** The port number, 1-65535. The first port makes the pod's `endpoint`. */
-  port: pulumi.Input<number>;
-}
-
-export interface PodSourceArgs {
-  /** The repository to build from. */
-  repo: pulumi.Input<string>;
-  /** A branch, tag or commit. */
-  ref?: pulumi.Input<string>;
-}
-
-export interface PodArgs extends WorkloadCommonArgs {
-  /** The container image reference. Set `image` or `source.repo`. */
-  image?: pulumi.Input<string>;
-  /** The command to run instead of the image's. */
-  command?: pulumi.Input<pulumi.Input<string>[]>;
-  /** CPU: millicores `<N>m` (e.g. `500m`) or whole cores `<N>`. */
-  cpu?: pulumi.Input<string>;
-  /** Memory: `<N>Mi`, `<N>Gi` or `<N>Ti`, e.g. `512Mi`. */
-  memory?: pulumi.Input<string>;
-  /** Ports to expose, at most 64; each needs a name. */
-  ports?: pulumi.Input<pulumi.Input<PodPortArgs>[]>;
-  /** Build from source instead of an image. Set `image` or `source.repo`. */
-  source?: pulumi.Input<PodSourceArgs>;
-}
+export type { PodPortArgs, PodSourceArgs, PodArgs } from "./args";
 
 /**
  * A container app (`pod`).

@@ -3,31 +3,13 @@ import type { WorkloadType } from "../../sdk";
 import { PROVIDER_KEY } from "../dynamic/program-side";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
-import { carriedTimeouts, connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
+import { carriedTimeouts, connectionProps, refuseDeepInput } from "./inputs";
+import type { ConnectionArgs, TemplateArgs } from "./args";
+
+export type { TemplateArgs } from "./args";
 import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
 import { dynamicType, isOfType } from "./type-token";
-
-export interface TemplateArgs extends ConnectionArgs {
-  /** The template's name (1-200 characters). */
-  name: pulumi.Input<string>;
-  /** What it is for (at most 2000 characters). */
-  description?: pulumi.Input<string>;
-  /** The workload type the template is a blueprint of. */
-  kind: pulumi.Input<WorkloadType>;
-  /**
-   * The blueprint: the kind's spec under its spec key, `vm` for the three VM kinds, else the kind
-   * itself (e.g. `{browser: {aiAgent: {enabled: true}}}`). At most 64 KB serialized. No passwords:
-   * the service strips them, so they are refused at preview; credentials belong to the workload.
-   */
-  config: pulumi.Input<Record<string, unknown>>;
-  /**
-   * Take over the existing template with this id (`tpl_<hex>`) instead of creating one: the first
-   * `pulumi up` reads it and fails unless `name`, `description`, `kind` and `config` equal the
-   * saved ones (templates cannot be updated). `pulumi-wws import` writes it for you.
-   */
-  adoptId?: pulumi.Input<string>;
-}
 
 const TEMPLATE_ARGS = new Set<string>(TEMPLATE_RULES.argumentKeys);
 /** Keys of the property bag that are not arguments. */

@@ -1,61 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ConnectionArgs, CredentialsArgs } from "./inputs";
-import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import type { ConnectionArgs, VirtualMachineArgs } from "./args";
+import { WorkloadResource } from "./workload";
 import { specArgsOf, type LiveSpec } from "./spec-args";
 import { dynamicType, isOfType } from "./type-token";
 
-/** The VM images: `ubuntu` → type `vm-ubuntu`, `ubuntu-desktop` → `vm-ubuntu-desktop`, `windows` → `vm-windows`. */
-export type VmOs = "ubuntu" | "ubuntu-desktop" | "windows";
-
-export interface VmPortArgs {
-  /** A name for the port (1-63 characters). */
-  name?: pulumi.Input<string>;
-  /** The port number, 1-65535. */
-  port: pulumi.Input<number>;
-  /** @default tcp */
-  protocol?: pulumi.Input<"tcp" | "udp">;
-}
-
-export interface PlacementArgs {
-  /** Run on any host of this region. Not together with `host`. */
-  region?: pulumi.Input<string>;
-  /** Pin to this host (it implies its region). Not together with `region`. */
-  host?: pulumi.Input<string>;
-}
-
-export interface AiDaemonArgs {
-  /** Attach the agent. The first request that enables it must carry `credentials`. */
-  enabled: pulumi.Input<boolean>;
-  /** The model provider. */
-  provider?: pulumi.Input<string>;
-  /** The model. */
-  model?: pulumi.Input<string>;
-}
-
-export interface VirtualMachineArgs extends WorkloadCommonArgs {
-  /** The image. Changing it replaces the VM (deleted first: the id is reused). */
-  os: pulumi.Input<VmOs>;
-  /** Virtual CPUs, an integer 1-256. */
-  cpus?: pulumi.Input<number>;
-  /** Memory: `<N>Mi`, `<N>Gi` or `<N>Ti`, e.g. `8Gi`. */
-  memory?: pulumi.Input<string>;
-  /** Disk size: `<N>Mi`, `<N>Gi` or `<N>Ti`, e.g. `100Gi`. */
-  storageSize?: pulumi.Input<string>;
-  /**
-   * The login. Required for a new VM (unless `adopt`); a change is sent with an update and
-   * replaces the stored one. Write-only and a Pulumi secret: never in outputs or logs in plaintext.
-   */
-  credentials?: pulumi.Input<CredentialsArgs>;
-  /** Ports to open, at most 64. */
-  ports?: pulumi.Input<pulumi.Input<VmPortArgs>[]>;
-  /**
-   * Omitted: automatic placement (the service picks the best host), the default. Set only for
-   * locality: a `region` or a pinned `host` (see `getFleetHosts()`).
-   */
-  placement?: pulumi.Input<PlacementArgs>;
-  /** An AI agent that operates the VM over SSH. Enabling it requires `credentials` on the same request. */
-  aiDaemon?: pulumi.Input<AiDaemonArgs>;
-}
+export type { VmOs, VmPortArgs, PlacementArgs, AiDaemonArgs, VirtualMachineArgs } from "./args";
 
 /**
  * A virtual machine: `vm-ubuntu`, `vm-ubuntu-desktop` or `vm-windows`.

@@ -8,21 +8,13 @@ import { deletedWithWarning, replacementOptions } from "./replacement-options";
 import { takeImportOption } from "./import-option";
 import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
-import {
-  carriedTimeouts,
-  connectionProps,
-  refuseDeepInput,
-  secretOrUndefined,
-  type ConnectionArgs,
-  type CredentialsArgs,
-  type WaitArgs,
-} from "./inputs";
+import { carriedTimeouts, connectionProps, refuseDeepInput, secretOrUndefined } from "./inputs";
+import type { ConnectionArgs, CredentialsArgs, WorkloadArgs, WorkloadCommonArgs } from "./args";
 import { WORKLOAD_CLASSES, dynamicType, isOfType } from "./type-token";
 
-const WORKLOAD_TYPES = WORKLOAD_CLASSES.map(dynamicType);
+export type { WorkloadArgs, WorkloadCommonArgs } from "./args";
 
-/** Arguments every workload resource takes. */
-export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
+const WORKLOAD_TYPES = WORKLOAD_CLASSES.map(dynamicType);
 
 type AllArgs = WorkloadCommonArgs & {
   credentials?: pulumi.Input<CredentialsArgs>;
@@ -200,22 +192,6 @@ export abstract class WorkloadResource extends HostedResource {
     const warning = deletedWithWarning(`${className} "${name}"`, givenOpts);
     if (warning) void pulumi.log.warn(warning, this);
   }
-}
-
-export interface WorkloadArgs extends WorkloadCommonArgs {
-  /** The workload type. Changing it replaces the workload (deleted first: the id is reused). */
-  kind: pulumi.Input<WorkloadType>;
-  /**
-   * The fields of the type's create body other than `id` and `credentials` (service spec 2.1),
-   * e.g. `{cpus: 2, memory: "4Gi"}` for a VM. Each is checked at preview against the type's schema.
-   */
-  spec?: Record<string, pulumi.Input<unknown>>;
-  /** The login, for VMs (required for a new one) and databases (required, set once). A secret. */
-  credentials?: pulumi.Input<CredentialsArgs>;
-  /** For a database with `adminConsole: true`: also wait for the admin console. @default false */
-  waitForAdminConsole?: pulumi.Input<boolean>;
-  /** For a database (`storage`): let a change replace it, deleting its data. See `DatabaseArgs.allowDataLoss`. @default false */
-  allowDataLoss?: pulumi.Input<boolean>;
 }
 
 /**
