@@ -4,12 +4,12 @@ import { PROVIDER_KEY } from "../dynamic/program-side";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
 import { carriedTimeouts, connectionProps, refuseDeepInput } from "./inputs";
-import type { ConnectionArgs, TemplateArgs } from "./args";
+import type { TemplateArgs } from "./args";
 
 export type { TemplateArgs } from "./args";
 import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
-import { dynamicType, isOfType } from "./type-token";
+import { dynamicType } from "./type-token";
 
 const TEMPLATE_ARGS = new Set<string>(TEMPLATE_RULES.argumentKeys);
 /** Keys of the property bag that are not arguments. */
@@ -22,29 +22,8 @@ const NOT_ARGUMENTS = new Set([...TEMPLATE_RULES.outputKeys, PROVIDER_KEY]);
  * @see pulumi-wws/provider/README.md#state-adoption-import-init-errors (shipped in the package): taking a saved template over (`adoptId`)
  */
 export class Template extends HostedResource {
-  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Template, …)` and `isType` match. */
   static readonly __pulumiType = dynamicType("Template");
-
-  /** True for a `Template`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
-  static isInstance(obj: unknown): obj is Template {
-    return isOfType(obj, [Template.__pulumiType]);
-  }
-
-  /**
-   * The template of id `<workspace>/<templateId>` (the id its managing stack's state holds), read and not managed:
-   * its outputs are the live fields, `pulumi refresh` reads it again, `pulumi destroy`
-   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
-   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
-   * A missing template fails preview naming the workspace and the id.
-   */
-  static get(
-    name: string,
-    id: pulumi.Input<pulumi.ID>,
-    state?: ConnectionArgs,
-    opts?: pulumi.CustomResourceOptions,
-  ): Template {
-    return new Template(name, (state ?? {}) as TemplateArgs, { ...opts, id });
-  }
+  declare static isInstance: (obj: unknown) => obj is Template;
 
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;
