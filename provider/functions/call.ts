@@ -166,7 +166,7 @@ export async function readPromise<V, T>(
 
 /**
  * `promise`, whose `apply` fails naming the `Output` form: `getFleetHosts` and `getWorkloadStatus`
- * returned an `Output` until 0.3.0, and a JavaScript program that still calls `.apply` on them
+ * returned an `Output` in 0.2.0 and before, and a JavaScript program that still calls `.apply` on them
  * learns what to call instead rather than that `apply` is not a function.
  */
 export function formerlyOutput<T>(what: string, promise: Promise<T>): Promise<T> {
