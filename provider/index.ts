@@ -18,29 +18,6 @@ export { Controller, type ControllerArgs } from "./resources/controller";
 export { Database, type DatabaseArgs, type BackupArgs } from "./resources/database";
 export { Template, type TemplateArgs } from "./resources/template";
 export type { ConnectionArgs, CredentialsArgs, WaitArgs } from "./resources/inputs";
-export {
-  getWorkload,
-  getWorkloadOutput,
-  listWorkloads,
-  listWorkloadsOutput,
-  getWorkloadStatus,
-  getWorkloadStatusOutput,
-  getTemplate,
-  getTemplateOutput,
-  listTemplates,
-  listTemplatesOutput,
-  getFleetHosts,
-  getFleetHostsOutput,
-  type WorkloadInfo,
-  type PlainConnectionArgs,
-  type DeclaredFields,
-  type GetWorkloadArgs,
-  type GetWorkloadOutputArgs,
-  type ListWorkloadsArgs,
-  type ListWorkloadsOutputArgs,
-  type GetWorkloadStatusArgs,
-  type GetWorkloadStatusOutputArgs,
-  type GetTemplateArgs,
-  type GetTemplateOutputArgs,
-} from "./functions";
+// The functions, each in its two forms, and their argument and result types.
+export * from "./functions";
 export { workloadTypeOf, type PolicyResource } from "./policy-targets";
