@@ -1,7 +1,19 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ENVELOPE_KEY, type EnvelopeArgs } from "./dynamic/program-side";
 import { quietRegistrationTraces } from "./registration-traces";
-import { dynamicType } from "./resources/type-token";
+import type { ConnectionArgs } from "./resources/args";
+import { WORKLOAD_CLASSES, dynamicType, isOfType } from "./resources/type-token";
+
+/**
+ * The key under which a class declares the live spec fields its read resources (`Class.get`) have
+ * as outputs: a type only, never set, so that `get` is written once and `Database.get(…).engine` typed.
+ */
+export declare const liveSpec: unique symbol;
+
+/** The live spec fields a class declares under `liveSpec`, or none. */
+type LiveOf<T> = T extends { readonly [liveSpec]?: infer L } ? NonNullable<L> : unknown;
+
+const WORKLOAD_TYPES = WORKLOAD_CLASSES.map(dynamicType);
 
 /**
  * The provider each resource stores in its state, as `__provider`, once in its inputs and once in
@@ -48,6 +60,44 @@ function urnPromise(name: string, type: string, parent: pulumi.Resource | undefi
  * `pulumi.dynamic.Resource` would register it, but with `PROVIDER_TEXT[kind]` as its `__provider`.
  */
 export abstract class HostedResource extends pulumi.CustomResource {
+  /**
+   * The type token, `pulumi-nodejs:dynamic/wws:<Class>`, as `pulumi.dynamic.Resource` would register
+   * it: what the engine, the state and a policy pack know the class by, and by which
+   * `@pulumi/policy`'s `validateResourceOfType(Class, …)` and `isType` match.
+   */
+  static readonly __pulumiType: string;
+
+  /**
+   * True for a resource of this class, also one of another copy of this package, or
+   * `{__pulumiType}` naming its type (what `@pulumi/policy` hands it); for `WorkloadResource`, of
+   * any workload class (`Pod`, `Database`, `Workload`, …). By type token, not by prototype. (Each
+   * class declares its own type predicate, `obj is Pod`, in one line: a static has no `this` type.)
+   */
+  static isInstance(obj: unknown): obj is HostedResource {
+    // A class without a token of its own (the abstract `WorkloadResource`) matches every workload class's.
+    const own = Object.prototype.hasOwnProperty.call(this, "__pulumiType");
+    return isOfType(obj, own ? [(this as unknown as { __pulumiType: string }).__pulumiType] : WORKLOAD_TYPES);
+  }
+
+  /**
+   * The workload or template of id `<workspace>/<id>` (the id its managing stack's state holds),
+   * read and not managed: its outputs are the live fields (typed: `Database.get(…).engine`) and a
+   * workload's status, `pulumi refresh` reads it again, `pulumi destroy` only forgets it, and the
+   * stack that manages it keeps it. `state` gives the connection (`{workspace: ws}` or its fields);
+   * unset, the stack config and then the environment. A missing one fails preview naming the
+   * workspace and the id.
+   */
+  static get<T>(
+    this: new (name: string, args: never, opts?: pulumi.CustomResourceOptions) => T,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: ConnectionArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): T & LiveOf<T> {
+    // The class's constructor makes a read resource of an `id` option, its arguments only a connection.
+    return new this(name, (state ?? {}) as never, { ...opts, id }) as T & LiveOf<T>;
+  }
+
   /**
    * `outputs`: the keys the class has a property for, kept even when undefined (the provider fills
    * them in). Every other undefined input is left out: the engine never sees one, and each key

@@ -18,25 +18,6 @@ export { Controller, type ControllerArgs } from "./resources/controller";
 export { Database, type DatabaseArgs, type BackupArgs } from "./resources/database";
 export { Template, type TemplateArgs } from "./resources/template";
 export type { ConnectionArgs, CredentialsArgs, WaitArgs } from "./resources/inputs";
-export {
-  getFleetHosts,
-  getFleetHostsOutput,
-  getWorkloadStatus,
-  getWorkloadStatusOutput,
-  type GetWorkloadStatusArgs,
-} from "./functions";
-export {
-  getWorkload,
-  getWorkloadOutput,
-  listWorkloads,
-  listWorkloadsOutput,
-  getTemplate,
-  getTemplateOutput,
-  listTemplates,
-  listTemplatesOutput,
-  type WorkloadInfo,
-  type GetWorkloadArgs,
-  type ListWorkloadsArgs,
-  type GetTemplateArgs,
-} from "./lookups";
+// The functions, each in its two forms, and their argument and result types.
+export * from "./functions";
 export { workloadTypeOf, type PolicyResource } from "./policy-targets";

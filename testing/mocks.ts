@@ -10,7 +10,7 @@ import { programResource, type MockOutcome, type MockRun } from "./mock-run";
 import { mockTemplate } from "./mock-template";
 import { mockWorkload } from "./mock-workload";
 import { MockService, type MockLive } from "./mock-reads";
-import { answerReadsWith } from "../provider/functions";
+import { answerReadsWith } from "../provider/functions/call";
 
 export interface WwsMocksOptions {
   /**

@@ -19,7 +19,7 @@ const config = new pulumi.Config();
 const credentials = { username: "ubuntu", password: config.requireSecret("vmPassword") };
 const workspace = new wws.Workspace("workspace", { name: new pulumi.Config("wws").require("workspace") });
 
-const fleet = wws.getFleetHosts();
+const fleet = wws.getFleetHostsOutput();
 
 /** `4Gi` → 4096 (MiB). */
 function mebibytes(quantity: string): number {

@@ -85,8 +85,14 @@ export interface FieldDeclaration {
   readonly argument?: false;
   /** An output the provider derives from others rather than reads from the service. */
   readonly derived?: true;
-  /** What the field is, for the docs. */
+  /** Only workloads of these types take it: the classes of other types have no such argument. */
+  readonly onlyFor?: readonly string[];
+  /** What the field is, for the docs: a phrase, the start of its doc comment and its row in docs/fields.md. */
   readonly doc: string;
+  /** The rest of its doc comment (on hover in an editor): what a user must know to set it. */
+  readonly detail?: string;
+  /** Its doc comment's `@default`, when not `default` (what an unset value means). */
+  readonly defaultDoc?: string;
 }
 
 export type FieldTable = Readonly<Record<string, FieldDeclaration>>;
@@ -123,7 +129,31 @@ export function propertyKeys(fields: FieldTable): string[] {
 /** The connection settings every resource takes, in the order messages name them. */
 export const CONNECTION_FIELDS = Object.freeze({
   // A base URL may carry a login (`https://user:password@host`).
-  baseUrl: { role: "connection", change: "local", quiet: true, doc: "the service's base URL" },
-  workspace: { role: "connection", change: "replace", doc: "the workspace name" },
-  apiKey: { role: "connection", change: "local", secret: true, doc: "the workspace's API key" },
+  baseUrl: {
+    role: "connection",
+    change: "local",
+    quiet: true,
+    doc: "the service's base URL",
+    detail:
+      "`http(s)://host[:port]` of the service. When omitted: stack config `wws:baseUrl`, then `WWS_BASE_URL`. Changing it sends nothing.",
+  },
+  workspace: {
+    role: "connection",
+    change: "replace",
+    doc: "the workspace name",
+    detail:
+      "A `Workspace` (the resource becomes its child unless `parent` is set, and takes its base URL and API key " +
+      "unless set here) or a workspace name (a DNS label). When omitted: stack config `wws:workspace`, then " +
+      "`WWS_WORKSPACE`. A name other than the stack config's (or, without one, `WWS_WORKSPACE`'s) fails preview naming both.",
+  },
+  apiKey: {
+    role: "connection",
+    change: "local",
+    secret: true,
+    doc: "the workspace's API key",
+    detail:
+      "Stored as a Pulumi secret even when given as a plain string. When omitted: stack config `wws:apiKey` (a secret), " +
+      "then `WWS_API_KEY`. Only `WWS_API_KEY` stays out of the state: the engine records the stack config (encrypted) " +
+      "with its default provider.",
+  },
 } as const satisfies FieldTable);

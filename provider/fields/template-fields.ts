@@ -9,9 +9,26 @@ export const TEMPLATE_FIELDS = Object.freeze({
   description: { role: "spec", change: "replace", doc: "what it is for" },
   kind: { role: "spec", change: "replace", doc: "the workload type it is a blueprint of" },
   // Up to 64 KB: a failure names it without printing it.
-  config: { role: "spec", change: "replace", quiet: true, doc: "the blueprint" },
+  config: {
+    role: "spec",
+    change: "replace",
+    quiet: true,
+    doc: "the blueprint",
+    detail:
+      "The kind's spec under its spec key, `vm` for the three VM kinds, else the kind itself (e.g. " +
+      "`{browser: {aiAgent: {enabled: true}}}`). At most 64 KB serialized. No passwords: the service strips them, so " +
+      "they are refused at preview; credentials belong to the workload.",
+  },
   ...CONNECTION_FIELDS,
-  adoptId: { role: "option", change: "local", doc: "take over the saved template with this id" },
+  adoptId: {
+    role: "option",
+    change: "local",
+    doc: "take over the saved template with this id",
+    detail:
+      "The id (`tpl_<hex>`) of an existing template to take over instead of creating one: the first `pulumi up` " +
+      "reads it and fails unless `name`, `description`, `kind` and `config` equal the saved ones (templates cannot " +
+      "be updated). `pulumi-wws import` writes it for you.",
+  },
   customTimeouts: {
     role: "option",
     change: "local",

@@ -48,7 +48,13 @@ const restartTriggerRules: readonly ConditionalChange[] = [
 export const WORKLOAD_FIELDS = Object.freeze({
   // Every replacement of a workload deletes first: the classes set `deleteBeforeReplace` (see
   // provider/resources/replacement-options.ts), so a new id or workspace is no exception.
-  workloadId: { role: "identity", change: "replace-delete-first", doc: "the workload's id in its workspace" },
+  workloadId: {
+    role: "identity",
+    change: "replace-delete-first",
+    doc: "the workload's id in its workspace",
+    detail: "A DNS label (it becomes a host name).",
+    defaultDoc: "the resource name",
+  },
   type: {
     role: "identity",
     change: "replace-delete-first",
@@ -63,15 +69,38 @@ export const WORKLOAD_FIELDS = Object.freeze({
     changeIf: credentialsRules,
     secret: true,
     doc: "the login: `{username?, password}`",
+    detail:
+      "For VMs (required for a new one, unless `adopt`: a change is sent with an update and replaces the stored one) " +
+      "and databases (required; set once: the service cannot change it, so a change is refused at preview, and a " +
+      "replacement, which deletes the data, happens only with `allowDataLoss: true`). Write-only, a Pulumi secret: " +
+      "never in outputs or logs in plaintext.",
   },
-  waitForReady: { role: "option", change: "local", value: "boolean", default: true, doc: "wait for readiness" },
-  readyTimeoutSeconds: { role: "option", change: "local", value: "seconds", doc: "how long a wait may take" },
+  waitForReady: {
+    role: "option",
+    change: "local",
+    value: "boolean",
+    default: true,
+    doc: "wait for readiness",
+    detail: "Wait for the workload to be ready (Running, the latest generation observed) on create and update.",
+  },
+  readyTimeoutSeconds: {
+    role: "option",
+    change: "local",
+    value: "seconds",
+    doc: "how long a wait may take",
+    detail:
+      "Give up waiting for readiness after this many seconds; the workload stays in the stack (with the error) and " +
+      "the next `pulumi up` waits again. Overrides the `customTimeouts` resource option's `create` and `update` for this resource.",
+    defaultDoc: "customTimeouts.create / .update, else 600",
+  },
   waitForAdminConsole: {
     role: "option",
     change: "local",
     value: "boolean",
     default: false,
+    onlyFor: DATABASE,
     doc: "also wait for a database's admin console",
+    detail: "With `adminConsole: true`: also wait until the admin console is ready.",
   },
   waitForDeletion: {
     role: "option",
@@ -79,6 +108,10 @@ export const WORKLOAD_FIELDS = Object.freeze({
     value: "boolean",
     default: true,
     doc: "on delete, wait until the id is free",
+    detail:
+      "Wait, on delete, until the service no longer knows the workload (its id is free again). `false` returns once " +
+      "the delete is accepted: faster, but a replacement that reuses the id (a new `os`, `kind` or database `engine`) " +
+      "may then find it still being deleted. The deletion wait's timeout is `customTimeouts.delete`.",
   },
   customTimeouts: {
     role: "option",
@@ -93,14 +126,32 @@ export const WORKLOAD_FIELDS = Object.freeze({
     changeIf: restartTriggerRules,
     value: "restart-trigger",
     doc: "change it to restart",
+    detail:
+      "Any change of this value from one value to another restarts the workload (a restart call, then a wait); " +
+      "nothing else is sent. Setting it the first time, or removing it, does not restart.",
   },
-  adopt: { role: "option", change: "local", value: "boolean", default: false, doc: "take over an existing workload" },
+  adopt: {
+    role: "option",
+    change: "local",
+    value: "boolean",
+    default: false,
+    doc: "take over an existing workload",
+    detail:
+      "Take over a workload that already exists with this id (otherwise preview refuses it): its live spec is " +
+      "replaced by this declaration, and destroying this resource (or removing it from the program) deletes the workload.",
+  },
   allowDataLoss: {
     role: "option",
     change: "local",
     value: "boolean",
     default: false,
+    onlyFor: DATABASE,
     doc: "let a change replace a database, deleting its data",
+    detail:
+      "A new `engine`, `workloadId` or workspace, or new credentials (the service sets a database's login once and " +
+      "cannot change it), replaces the database, which deletes it and its data. Without this, `pulumi preview` " +
+      "refuses such a change, naming the property. Deleting it on purpose (`pulumi destroy`, removing it from the " +
+      "program) is not guarded: use the `protect` resource option for that.",
   },
   restartsOutsidePulumi: { role: "drift", change: "local", argument: false, doc: "restarts a refresh found" },
   phase: { role: "output", change: "none", doc: "the phase last seen" },

@@ -1,13 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { WorkloadResource } from "./workload";
 import { specArgsOf, type LiveSpec } from "./spec-args";
-import type { ConnectionArgs } from "./inputs";
-import { dynamicType, isOfType } from "./type-token";
+import type { ControllerArgs } from "./args";
+import { dynamicType } from "./type-token";
+import type { liveSpec } from "../hosted-resource";
 
-export interface ControllerArgs extends WorkloadCommonArgs {
-  /** Discover the workspace's browsers by itself. */
-  autodiscover?: pulumi.Input<boolean>;
-}
+export type { ControllerArgs } from "./args";
 
 /**
  * A browser-automation controller (`controller`).
@@ -15,30 +13,9 @@ export interface ControllerArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Controller extends WorkloadResource {
-  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Controller, …)` and `isType` match. */
   static readonly __pulumiType = dynamicType("Controller");
-
-  /** True for a `Controller`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
-  static isInstance(obj: unknown): obj is Controller {
-    return isOfType(obj, [Controller.__pulumiType]);
-  }
-
-  /**
-   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
-   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
-   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
-   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
-   * A missing workload fails preview naming the workspace and the id.
-   */
-  static get(
-    name: string,
-    id: pulumi.Input<pulumi.ID>,
-    state?: ConnectionArgs,
-    opts?: pulumi.CustomResourceOptions,
-  ): Controller & LiveSpec<"controller"> {
-    return new Controller(name, (state ?? {}) as ControllerArgs, { ...opts, id }) as Controller &
-      LiveSpec<"controller">;
-  }
+  declare static isInstance: (obj: unknown) => obj is Controller;
+  declare readonly [liveSpec]?: LiveSpec<"controller">;
 
   constructor(name: string, args: ControllerArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super("Controller", name, "controller", specArgsOf("controller", args), args, opts);

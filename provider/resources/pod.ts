@@ -1,37 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { WorkloadResource, type WorkloadCommonArgs } from "./workload";
+import { WorkloadResource } from "./workload";
 import { specArgsOf, type LiveSpec } from "./spec-args";
-import type { ConnectionArgs } from "./inputs";
-import { dynamicType, isOfType } from "./type-token";
+import type { PodArgs } from "./args";
+import { dynamicType } from "./type-token";
+import type { liveSpec } from "../hosted-resource";
 
-export interface PodPortArgs {
-  /** The port's name (1-63 characters). */
-  name: pulumi.Input<string>;
-  /** The port number, 1-65535. The first port makes the pod's `endpoint`. */
-  port: pulumi.Input<number>;
-}
-
-export interface PodSourceArgs {
-  /** The repository to build from. */
-  repo: pulumi.Input<string>;
-  /** A branch, tag or commit. */
-  ref?: pulumi.Input<string>;
-}
-
-export interface PodArgs extends WorkloadCommonArgs {
-  /** The container image reference. Set `image` or `source.repo`. */
-  image?: pulumi.Input<string>;
-  /** The command to run instead of the image's. */
-  command?: pulumi.Input<pulumi.Input<string>[]>;
-  /** CPU: millicores `<N>m` (e.g. `500m`) or whole cores `<N>`. */
-  cpu?: pulumi.Input<string>;
-  /** Memory: `<N>Mi`, `<N>Gi` or `<N>Ti`, e.g. `512Mi`. */
-  memory?: pulumi.Input<string>;
-  /** Ports to expose, at most 64; each needs a name. */
-  ports?: pulumi.Input<pulumi.Input<PodPortArgs>[]>;
-  /** Build from source instead of an image. Set `image` or `source.repo`. */
-  source?: pulumi.Input<PodSourceArgs>;
-}
+export type { PodPortArgs, PodSourceArgs, PodArgs } from "./args";
 
 /**
  * A container app (`pod`).
@@ -39,29 +13,9 @@ export interface PodArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Pod extends WorkloadResource {
-  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Pod, …)` and `isType` match. */
   static readonly __pulumiType = dynamicType("Pod");
-
-  /** True for a `Pod`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
-  static isInstance(obj: unknown): obj is Pod {
-    return isOfType(obj, [Pod.__pulumiType]);
-  }
-
-  /**
-   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
-   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
-   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
-   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
-   * A missing workload fails preview naming the workspace and the id.
-   */
-  static get(
-    name: string,
-    id: pulumi.Input<pulumi.ID>,
-    state?: ConnectionArgs,
-    opts?: pulumi.CustomResourceOptions,
-  ): Pod & LiveSpec<"pod"> {
-    return new Pod(name, (state ?? {}) as PodArgs, { ...opts, id }) as Pod & LiveSpec<"pod">;
-  }
+  declare static isInstance: (obj: unknown) => obj is Pod;
+  declare readonly [liveSpec]?: LiveSpec<"pod">;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     super("Pod", name, "pod", specArgsOf("pod", args), args, opts);

@@ -2,7 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { createBodyFields, type CREATE_BODY, type WorkloadType } from "../../sdk";
 import type { SpecFieldOf, WORKLOAD_FIELDS } from "../fields/workload-fields";
-import type { WorkloadCommonArgs } from "./workload";
+import type { WorkloadCommonArgs } from "./args";
 
 /** The keys of args `A` that are neither common to every workload, a workload field, nor one of `Own` (the class's own, like a VM's `os`). */
 type DeclaredSpecOf<A, Own> = Exclude<keyof A, keyof WorkloadCommonArgs | keyof typeof WORKLOAD_FIELDS | Own>;

@@ -3,31 +3,13 @@ import type { WorkloadType } from "../../sdk";
 import { PROVIDER_KEY } from "../dynamic/program-side";
 import { TEMPLATE_RULES } from "../fields/template-fields";
 import { HostedResource } from "../hosted-resource";
-import { carriedTimeouts, connectionProps, refuseDeepInput, type ConnectionArgs } from "./inputs";
+import { carriedTimeouts, connectionProps, refuseDeepInput } from "./inputs";
+import type { TemplateArgs } from "./args";
+
+export type { TemplateArgs } from "./args";
 import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
-import { dynamicType, isOfType } from "./type-token";
-
-export interface TemplateArgs extends ConnectionArgs {
-  /** The template's name (1-200 characters). */
-  name: pulumi.Input<string>;
-  /** What it is for (at most 2000 characters). */
-  description?: pulumi.Input<string>;
-  /** The workload type the template is a blueprint of. */
-  kind: pulumi.Input<WorkloadType>;
-  /**
-   * The blueprint: the kind's spec under its spec key, `vm` for the three VM kinds, else the kind
-   * itself (e.g. `{browser: {aiAgent: {enabled: true}}}`). At most 64 KB serialized. No passwords:
-   * the service strips them, so they are refused at preview; credentials belong to the workload.
-   */
-  config: pulumi.Input<Record<string, unknown>>;
-  /**
-   * Take over the existing template with this id (`tpl_<hex>`) instead of creating one: the first
-   * `pulumi up` reads it and fails unless `name`, `description`, `kind` and `config` equal the
-   * saved ones (templates cannot be updated). `pulumi-wws import` writes it for you.
-   */
-  adoptId?: pulumi.Input<string>;
-}
+import { dynamicType } from "./type-token";
 
 const TEMPLATE_ARGS = new Set<string>(TEMPLATE_RULES.argumentKeys);
 /** Keys of the property bag that are not arguments. */
@@ -40,29 +22,8 @@ const NOT_ARGUMENTS = new Set([...TEMPLATE_RULES.outputKeys, PROVIDER_KEY]);
  * @see pulumi-wws/provider/README.md#state-adoption-import-init-errors (shipped in the package): taking a saved template over (`adoptId`)
  */
 export class Template extends HostedResource {
-  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Template, …)` and `isType` match. */
   static readonly __pulumiType = dynamicType("Template");
-
-  /** True for a `Template`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
-  static isInstance(obj: unknown): obj is Template {
-    return isOfType(obj, [Template.__pulumiType]);
-  }
-
-  /**
-   * The template of id `<workspace>/<templateId>` (the id its managing stack's state holds), read and not managed:
-   * its outputs are the live fields, `pulumi refresh` reads it again, `pulumi destroy`
-   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
-   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
-   * A missing template fails preview naming the workspace and the id.
-   */
-  static get(
-    name: string,
-    id: pulumi.Input<pulumi.ID>,
-    state?: ConnectionArgs,
-    opts?: pulumi.CustomResourceOptions,
-  ): Template {
-    return new Template(name, (state ?? {}) as TemplateArgs, { ...opts, id });
-  }
+  declare static isInstance: (obj: unknown) => obj is Template;
 
   /** The service-generated id, `tpl_<hex>`. */
   declare readonly templateId: pulumi.Output<string>;

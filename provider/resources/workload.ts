@@ -8,21 +8,11 @@ import { deletedWithWarning, replacementOptions } from "./replacement-options";
 import { takeImportOption } from "./import-option";
 import { defaultedKeys } from "./shown-defaults";
 import { readResourceProps } from "./read-resource";
-import {
-  carriedTimeouts,
-  connectionProps,
-  refuseDeepInput,
-  secretOrUndefined,
-  type ConnectionArgs,
-  type CredentialsArgs,
-  type WaitArgs,
-} from "./inputs";
-import { WORKLOAD_CLASSES, dynamicType, isOfType } from "./type-token";
+import { carriedTimeouts, connectionProps, refuseDeepInput, secretOrUndefined } from "./inputs";
+import type { CredentialsArgs, WorkloadArgs, WorkloadCommonArgs } from "./args";
+import { dynamicType } from "./type-token";
 
-const WORKLOAD_TYPES = WORKLOAD_CLASSES.map(dynamicType);
-
-/** Arguments every workload resource takes. */
-export interface WorkloadCommonArgs extends ConnectionArgs, WaitArgs {}
+export type { WorkloadArgs, WorkloadCommonArgs } from "./args";
 
 type AllArgs = WorkloadCommonArgs & {
   credentials?: pulumi.Input<CredentialsArgs>;
@@ -149,11 +139,7 @@ function declareWorkload(d: Declaration, givenOpts: pulumi.CustomResourceOptions
  * one-line provider of `provider/hosted-resource.ts` and these outputs.
  */
 export abstract class WorkloadResource extends HostedResource {
-  /** True for a resource of any workload class (`Pod`, `Database`, `Workload`, …), or `{__pulumiType}` naming one. */
-  static isInstance(obj: unknown): obj is WorkloadResource {
-    return isOfType(obj, WORKLOAD_TYPES);
-  }
-
+  declare static isInstance: (obj: unknown) => obj is WorkloadResource;
   /** The workload id in its workspace. */
   declare readonly workloadId: pulumi.Output<string>;
   /** The workspace name. */
@@ -202,22 +188,6 @@ export abstract class WorkloadResource extends HostedResource {
   }
 }
 
-export interface WorkloadArgs extends WorkloadCommonArgs {
-  /** The workload type. Changing it replaces the workload (deleted first: the id is reused). */
-  kind: pulumi.Input<WorkloadType>;
-  /**
-   * The fields of the type's create body other than `id` and `credentials` (service spec 2.1),
-   * e.g. `{cpus: 2, memory: "4Gi"}` for a VM. Each is checked at preview against the type's schema.
-   */
-  spec?: Record<string, pulumi.Input<unknown>>;
-  /** The login, for VMs (required for a new one) and databases (required, set once). A secret. */
-  credentials?: pulumi.Input<CredentialsArgs>;
-  /** For a database with `adminConsole: true`: also wait for the admin console. @default false */
-  waitForAdminConsole?: pulumi.Input<boolean>;
-  /** For a database (`storage`): let a change replace it, deleting its data. See `DatabaseArgs.allowDataLoss`. @default false */
-  allowDataLoss?: pulumi.Input<boolean>;
-}
-
 /**
  * Any workload, by type and spec: what the typed classes (`VirtualMachine`, `Pod`, `Browser`,
  * `Controller`, `Database`) build on, for a type they do not cover yet or a spec built as data.
@@ -225,29 +195,8 @@ export interface WorkloadArgs extends WorkloadCommonArgs {
  * @see pulumi-wws/provider/README.md#what-each-change-does (shipped in the package): what each change of its arguments does
  */
 export class Workload extends WorkloadResource {
-  /** The type token, by which `@pulumi/policy`'s `validateResourceOfType(Workload, …)` and `isType` match. */
   static readonly __pulumiType = dynamicType("Workload");
-
-  /** True for a `Workload`, also one of another copy of this package, or `{__pulumiType}` naming its type. */
-  static isInstance(obj: unknown): obj is Workload {
-    return isOfType(obj, [Workload.__pulumiType]);
-  }
-
-  /**
-   * The workload of id `<workspace>/<workloadId>` (the id its managing stack's state holds), read and not managed:
-   * its outputs are the live fields and status, `pulumi refresh` reads it again, `pulumi destroy`
-   * only forgets it, and the stack that manages it keeps it. `state` gives the connection
-   * (`{workspace: ws}` or its fields); unset, the stack config and then the environment.
-   * A missing workload fails preview naming the workspace and the id.
-   */
-  static get(
-    name: string,
-    id: pulumi.Input<pulumi.ID>,
-    state?: ConnectionArgs,
-    opts?: pulumi.CustomResourceOptions,
-  ): Workload {
-    return new Workload(name, (state ?? {}) as WorkloadArgs, { ...opts, id });
-  }
+  declare static isInstance: (obj: unknown) => obj is Workload;
 
   constructor(name: string, args: WorkloadArgs, opts?: pulumi.CustomResourceOptions) {
     const { credentials, ...spec } = args.spec ?? {};

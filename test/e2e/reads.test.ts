@@ -81,7 +81,6 @@ const read = {
   listTemplatesOutput: wws.listTemplatesOutput().apply(names),
   getFleetHosts: wws.getFleetHosts().then(hosts),
   getFleetHostsOutput: wws.getFleetHostsOutput().apply(hosts),
-  getFleetHostsAsBefore: wws.getFleetHosts().apply(hosts),
   getWorkloadStatus: wws.getWorkloadStatus({ workloadId: "db" }).then((s) => s.phase),
   getWorkloadStatusOutput: wws.getWorkloadStatusOutput({ workloadId: "db" }).apply((s) => s.phase),
 };
@@ -147,7 +146,6 @@ describe("get and the functions", () => {
       listTemplatesOutput: live.map((t) => `${t.name}=${t.id}`).sort(),
       getFleetHosts: fleetNames,
       getFleetHostsOutput: fleetNames,
-      getFleetHostsAsBefore: fleetNames,
       getWorkloadStatus: (await p.client.getStatus("db")).phase,
       getWorkloadStatusOutput: (await p.client.getStatus("db")).phase,
     };

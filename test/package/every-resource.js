@@ -6,7 +6,7 @@ const wws = require("pulumi-wws");
 const config = new pulumi.Config();
 const workspace = new wws.Workspace("ws", { name: new pulumi.Config("wws").require("workspace") });
 
-const hosts = wws.getFleetHosts({ workspace });
+const hosts = wws.getFleetHostsOutput({ workspace });
 const region = hosts.apply((h) => h.regions[0].name);
 
 const vm = new wws.VirtualMachine("vm", {

@@ -41,10 +41,9 @@ function argsDocs(file: string, name: string): Map<string, string> {
   return docs;
 }
 
-const COMMON = new Map([
-  ...argsDocs("provider/resources/inputs.ts", "ConnectionArgs"),
-  ...argsDocs("provider/resources/inputs.ts", "WaitArgs"),
-]);
+/** The classes' argument interfaces, generated from the declarations (test/provider/fields/args.test.ts). */
+const ARGS = "provider/resources/args.ts";
+const COMMON = new Map([...argsDocs(ARGS, "ConnectionArgs"), ...argsDocs(ARGS, "WaitArgs")]);
 const CLASSES: Array<[title: string, type: WorkloadType, file: string, args: string]> = [
   ["VirtualMachine", "vm-ubuntu", "provider/resources/virtual-machine.ts", "VirtualMachineArgs"],
   ["Pod", "pod", "provider/resources/pod.ts", "PodArgs"],
@@ -93,7 +92,7 @@ describe("docs/fields.md, the field reference", () => {
 
 describe("the classes' doc comments", () => {
   it.each(CLASSES)("should say what the reference says of each %s argument", (title, _type, file, args) => {
-    const docs = new Map([...COMMON, ...argsDocs(file, args)]);
+    const docs = new Map([...COMMON, ...argsDocs(ARGS, args)]);
     for (const [field, [type, , , , change]] of rowsOf(title)) {
       if (field.includes(".")) continue;
       const doc = docs.get(field);

@@ -3,7 +3,7 @@
  * offers no read of many statuses, and a workspace of 3,000 workloads sent 3,001 requests at once.
  */
 import { listWorkloadsOutput } from "../../../provider";
-import { STATUS_READS_AT_ONCE, mapBounded } from "../../../provider/lookups";
+import { STATUS_READS_AT_ONCE, mapBounded } from "../../../provider/functions/workloads";
 import { fakeServer, type FakeServer } from "../../sdk/fake-server";
 import { recordResources, valueOf } from "../mocks";
 

@@ -1,14 +1,35 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  WorkspaceClient,
-  type FleetHosts,
-  type NetworkOptions,
-  type WorkloadStatus,
-  type WorkspaceConnection,
-} from "../sdk";
-import { requireConnection, requireNetworkSettings } from "./dynamic/program-side";
-import { Workspace } from "./resources/workspace";
-import type { ConnectionArgs } from "./resources/inputs";
+import { WorkspaceClient, type NetworkOptions, type WorkspaceConnection } from "../../sdk";
+import { requireConnection, requireNetworkSettings } from "../dynamic/program-side";
+import { Workspace } from "../resources/workspace";
+import type { ConnectionArgs } from "../resources/inputs";
+
+/**
+ * The call machinery of the functions (workloads.ts, templates.ts, fleet.ts), in Pulumi's two forms:
+ * `getX(args)` takes plain values and returns a `Promise`, `getXOutput(args)` takes `Input`s and
+ * returns an `Output`. Both resolve the connection the same way: the arguments, a `Workspace`'s,
+ * the stack config `wws:*`, the environment.
+ */
+
+/**
+ * Where a `Promise` form reads: plain values (a `Workspace` too, whose settings are known as the
+ * program runs). Each setting left out: the stack config `wws:*`, then the environment.
+ */
+export interface PlainConnectionArgs {
+  /** A `Workspace`, or the workspace name. */
+  workspace?: string | Workspace;
+  /** `http(s)://host[:port]` of the service. */
+  baseUrl?: string;
+  /** The workspace's API key. */
+  apiKey?: string;
+}
+
+/**
+ * `T` without the index signature a loose schema adds for the fields a service may add
+ * (`[x: string]: unknown`): with it, every lifted property of an `Output<T>` is an
+ * `Output<unknown>` (`getWorkloadStatusOutput(…).phase`), not the field's type.
+ */
+export type DeclaredFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 
 type Resolved = { baseUrl?: string; workspace?: string; apiKey?: string };
 
@@ -41,8 +62,8 @@ function connectionOutput(given: Record<keyof Resolved, pulumi.Output<string | u
     }));
 }
 
-/** The connection of a function call, or an error naming every way to set what is missing. Exported for tests. */
-export function programConnection(
+/** The connection of a function call, or an error naming every way to set what is missing. */
+function programConnection(
   what: string,
   given: Resolved,
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -82,11 +103,7 @@ function isKnown(output: pulumi.Output<unknown>): Promise<boolean> {
   return (output as unknown as { isKnown: Promise<boolean> }).isKnown;
 }
 
-/**
- * The value of `output`. An unknown one (at preview, an output of a resource not created yet) is
- * never given to `apply`, so a promise of it would never settle: it fails at once instead, naming
- * `argument` and the function's `Output` form, which waits for it.
- */
+/** The value of `output`; an unknown one fails at once, naming `argument` and the function's `Output` form, which waits for it. */
 async function knownValue<T>(what: string, argument: string, output: pulumi.Output<T>): Promise<T> {
   if (!(await isKnown(output)))
     throw new Error(
@@ -127,16 +144,20 @@ export function readOutput<V, T>(
 
 /**
  * A function's `Promise` form: as `readOutput`, and its failure rejects the promise. `argument`
- * names `input` in messages (`""`: an object whose keys are the arguments' names).
+ * names `input` in messages (`""`: an object whose keys are the arguments' names). Its arguments
+ * are declared plain, as Pulumi's generated SDKs declare them; an `Output` passed all the same (a
+ * JavaScript program, or one written when they took `Input`s) is waited for when it is known, and
+ * fails at once, naming the `…Output` form, when it is not (at preview, an output of a resource not
+ * created yet is never given to `apply`, so a promise of it would never settle).
  */
 export async function readPromise<V, T>(
   what: string,
-  args: ConnectionArgs,
-  input: pulumi.Input<V>,
+  args: PlainConnectionArgs | ConnectionArgs,
+  input: V | pulumi.Input<V>,
   read: (client: WorkspaceClient, value: pulumi.Unwrap<V>) => Promise<T>,
   argument = "",
 ): Promise<T> {
-  const given = givenConnection(args);
+  const given = givenConnection(args as ConnectionArgs);
   for (const [name, output] of [...Object.entries(given), ...namedInputs(argument, input)])
     await knownValue(what, name, output);
   const [c, value] = await knownValue(what, "an argument", pulumi.all([connectionOutput(given), pulumi.output(input)]));
@@ -144,49 +165,13 @@ export async function readPromise<V, T>(
 }
 
 /**
- * `output`, also awaitable as the `Promise` form `promise()`: what `getFleetHosts` and
- * `getWorkloadStatus` return, so that programs written when they returned only an `Output` keep working.
+ * `promise`, whose `apply` fails naming the `Output` form: `getFleetHosts` and `getWorkloadStatus`
+ * returned an `Output` in 0.2.0 and before, and a JavaScript program that still calls `.apply` on them
+ * learns what to call instead rather than that `apply` is not a function.
  */
-function awaitable<T>(output: pulumi.Output<T>, promise: () => Promise<T>): pulumi.Output<T> & PromiseLike<T> {
-  const then: PromiseLike<T>["then"] = (ok, fail) => promise().then(ok, fail);
-  return Object.assign(output, { then });
-}
-
-const fleetHosts = (client: WorkspaceClient): Promise<FleetHosts> => client.getFleetHosts();
-const workloadStatus = (client: WorkspaceClient, id: string): Promise<WorkloadStatus> => client.getStatus(id);
-
-/**
- * The fleet's regions and hosts with their live capacity (`GET /v1/fleet/hosts`), to choose a
- * VM `placement`. Any valid API key works. Read at preview too; the result is not secret.
- * An `Output` that can also be awaited; `getFleetHostsOutput` is the plain `Output` form.
- */
-export function getFleetHosts(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> & PromiseLike<FleetHosts> {
-  return awaitable(getFleetHostsOutput(args), () => readPromise("getFleetHosts", args, null, fleetHosts));
-}
-
-/** `getFleetHosts` as an `Output`. */
-export function getFleetHostsOutput(args: ConnectionArgs = {}): pulumi.Output<FleetHosts> {
-  return readOutput("getFleetHosts", args, null, fleetHosts);
-}
-
-export interface GetWorkloadStatusArgs extends ConnectionArgs {
-  /** The workload id in its workspace. */
-  workloadId: pulumi.Input<string>;
-}
-
-/**
- * The `/status` record of a workload (phase, message, endpoint, …), read now; fails if there is no
- * such workload. An `Output` that can also be awaited; `getWorkloadStatusOutput` is the plain `Output` form.
- */
-export function getWorkloadStatus(
-  args: GetWorkloadStatusArgs,
-): pulumi.Output<WorkloadStatus> & PromiseLike<WorkloadStatus> {
-  return awaitable(getWorkloadStatusOutput(args), () =>
-    readPromise("getWorkloadStatus", args, args.workloadId, workloadStatus, "workloadId"),
-  );
-}
-
-/** `getWorkloadStatus` as an `Output`. */
-export function getWorkloadStatusOutput(args: GetWorkloadStatusArgs): pulumi.Output<WorkloadStatus> {
-  return readOutput("getWorkloadStatus", args, args.workloadId, workloadStatus);
+export function formerlyOutput<T>(what: string, promise: Promise<T>): Promise<T> {
+  const apply = (): never => {
+    throw new Error(`${what} returns a Promise: await it, or call ${what}Output(…) for an Output to apply`);
+  };
+  return Object.defineProperty(promise, "apply", { value: apply, enumerable: false });
 }
