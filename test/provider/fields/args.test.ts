@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { argsSource } from "../../../provider/fields/args-source";
-import { formatted } from "../../../provider/fields/write-reference";
+import { formatted } from "../../../generate/field-docs";
 
 const ROOT = join(__dirname, "../../..");
 const FILE = join(ROOT, "provider/resources/args.ts");

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { argsSource } from "./args-source";
-import { fieldReference } from "./reference";
+import { argsSource } from "../provider/fields/args-source";
+import { fieldReference } from "../provider/fields/reference";
 
 /**
  * `source` as prettier formats the repository's TypeScript at `path`: its command line, a
@@ -13,7 +13,7 @@ export function formatted(source: string, path: string): string {
   return execFileSync(process.execPath, [prettier, "--stdin-filepath", path], { input: source, encoding: "utf8" });
 }
 
-// Usage: npm run docs:fields   (node dist/provider/fields/write-reference.js): writes docs/fields.md
+// Usage: npm run docs:fields   (node dist/generate/field-docs.js): writes docs/fields.md
 // and provider/resources/args.ts, the classes' argument interfaces, from the declarations.
 if (require.main === module) {
   for (const [file, text] of [
