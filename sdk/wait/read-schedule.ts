@@ -33,11 +33,8 @@ import { backoffDelay, type Random } from "../backoff";
 import type { StreamState } from "../events/types";
 import type { ActivityRow, WorkspaceEvent } from "../schemas";
 import type { WaitGoal } from "./condition";
-import type { ObserverTiming } from "./observer";
 import { namesTarget, relevanceOf, rowWorthALook } from "./relevance";
-
-/** The timings of the rule (`ObserverTiming`, which says what each is), every one given. */
-export type ReadTiming = Required<Omit<ObserverTiming, "vagueLookMinMs" | "vagueLookMaxMs">>;
+import type { ReadTiming } from "./timing";
 
 /** What the rule reads besides its state: whose wait it is, and the source of the jitter. */
 export interface ReadRules {
