@@ -33,6 +33,20 @@ describe("sdk/http/undici", () => {
     }
   });
 
+  it("should load the whole package when a later undici moved what it takes", () => {
+    const wholePool = class {};
+    jest.isolateModules(() => {
+      // The request API no longer where it was: the Pool alone would have no `request`.
+      jest.doMock("undici/lib/api", () => ({}));
+      jest.doMock("undici", () => ({ Pool: wholePool }));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const moved = require("../../../sdk/http/undici") as typeof import("../../../sdk/http/undici");
+      expect(moved.Pool).toBe(wholePool);
+    });
+    jest.dontMock("undici/lib/api");
+    jest.dontMock("undici");
+  });
+
   it("should not load the whole of undici", () => {
     // A fresh process: what requiring the module loads, without jest's registry in between.
     const script =
