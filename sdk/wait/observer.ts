@@ -16,6 +16,8 @@ import { readTiming, type ObserverTiming } from "./timing";
 interface ObserverInit {
   id: string;
   goal: WaitGoal;
+  /** See `ReadRules.requestedAt`. */
+  requestedAt?: number;
   timing: ObserverTiming;
   clock: Clock;
   /** Source of the jitter of the backoffs. */
@@ -40,7 +42,8 @@ export class StatusObserver {
   private unsubscribe: Unsubscribe | undefined;
 
   constructor(private readonly init: ObserverInit) {
-    this.rules = { id: init.id, goal: init.goal, timing: readTiming(init.timing), random: init.random };
+    const { id, goal, requestedAt, random } = init;
+    this.rules = { id, goal, timing: readTiming(init.timing), random, requestedAt };
     this.state = initialReadState(this.rules);
   }
 

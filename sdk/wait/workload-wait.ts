@@ -113,6 +113,7 @@ export class WorkloadWait {
     this.observer = new StatusObserver({
       id: init.id,
       goal: until,
+      requestedAt: since?.requestedAt,
       timing: init.timing,
       clock: init.clock,
       random: init.random,
