@@ -19,7 +19,7 @@
  *   in a phase the wait cannot end in (`Restarting`, `Pending`, `Provisioning`), the spacing grows
  *   no further than its second step: the next row is likely its landing, and the rows of the
  *   requests sent beside it (a `pulumi up` restarting ten pods) would otherwise have spaced the read
- *   that sees it. At most a few reads more per wait, in those 2 s.
+ *   that sees it. At most one read per 200-300 ms then, for those 2 s.
  * - **freshness**: whether a record is about the request or from before it (`condition.ts`).
  * - **settle**: taking a `Running` record without evidence of freshness, once the rule of
  *   `settle.ts` allows it; the waiter asks for a read at that time (`settle-at`).
