@@ -34,8 +34,8 @@ import { addRehearse, runRehearseBench } from "./rehearse";
  * `--only=8`); 9. far from the service: preview, `up` at `--parallel N`, an unchanged preview,
  * refresh and destroy of N new pods (200, or the first of `--pods`) with 0 and 100 ms added to each
  * answer (about 3 minutes: only with `--only=9`); 10. the drift watch (`pulumi-wws watch`): 200 pods in 2
- * stacks, 120 changes through the API, latency from the service's record to the finding; 11. the seed-only update: `pulumi up` of an
- * update of 10 pods against the full and the spec profile, side by side, and their ratio; 12. refresh
+ * stacks, 120 changes through the API, latency from the service's record to the finding; 11. the seed-only update and restart: `pulumi up`
+ * of an update, then of a restart, of 10 pods against the full and the spec profile, side by side, and their ratios; 12. refresh
  * against the engine's floor: `pulumi refresh` of 200 pods and of 200 no-op dynamic resources, with
  * `--floor-compare=DIR` another built checkout beside this one; 13. a rehearsal
  * (`pulumi-wws rehearse`) of a 200-pod change against `pulumi up` of the same change, side by side. Progress goes to stderr; stdout gets the table, the targets, and a last line
@@ -324,9 +324,9 @@ export async function main(argv: readonly string[]): Promise<string> {
   if (args.only.has(10) && !plan.quick)
     addWatch(report, await runWatchBench({ stacks: 2, pods: 100, changes: 120, progress }));
 
-  // Scenario 11: the seed-only update against the full one (left out of --quick: 12 CLI runs).
+  // Scenario 11: the seed-only update and restart against the full ones (left out of --quick: 18 CLI runs).
   if (args.only.has(11)) {
-    if (!plan.updateProfiles) progress("scenario 11: skipped: left out of --quick (about a minute and a half)");
+    if (!plan.updateProfiles) progress("scenario 11: skipped: left out of --quick (about two minutes)");
     else addUpdateProfiles(report, await runUpdateProfiles({ ...plan.updateProfiles, progress }));
   }
 

@@ -59,7 +59,7 @@ export type { StreamListener, StreamState, Unsubscribe } from "./events/types";
 export { waitForWorkload, DEFAULT_WAIT_TIMING, type WaitOptions, type WaitableClient } from "./wait/waiter";
 export type { WaitProgress } from "./wait/workload-wait";
 export type { Since, WaitGoal } from "./wait/condition";
-export type { ObserverTiming } from "./wait/observer";
+export type { ObserverTiming } from "./wait/timing";
 export { DEFAULT_SETTLE_RULE, type SettleRule } from "./wait/settle";
 export {
   // names, limits and codes of the contract

@@ -1,5 +1,6 @@
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { envProxies, type ResolvedNetwork } from "./network";
+import { Pool, envHttpProxyAgent } from "./undici";
 
 /**
  * Keep-alive pools shared by every client and stream of one origin (and network settings) in this
@@ -36,6 +37,7 @@ function newDispatcher(origin: string, kind: PoolKind, network: ResolvedNetwork)
   const tls = network.ca ? { ca: [...network.ca] } : undefined;
   if (network.proxy === undefined && envProxies().every((p) => p === ""))
     return new Pool(origin, { ...limits, connect: tls });
+  const EnvHttpProxyAgent = envHttpProxyAgent();
   return new EnvHttpProxyAgent({
     ...limits,
     // A tunnel for http:// origins too (undici 8 would forward them in the clear to the proxy):

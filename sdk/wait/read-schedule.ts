@@ -14,7 +14,12 @@
  *   names no workload, and `spec-changed` on a stream that never names one. Reads for them are
  *   spaced: `untargetedReadMinMs` after the previous such read at first, doubling up to
  *   `untargetedReadMaxMs` while they find nothing new; a read that finds the phase changed starts
- *   the spacing again (the workload is moving: the rows were likely its own).
+ *   the spacing again (the workload is moving: the rows were likely its own). Within
+ *   `JUST_REQUESTED_MS` of an update's or restart's request, while the last read found the workload
+ *   in a phase the wait cannot end in (`Restarting`, `Pending`, `Provisioning`), the spacing grows
+ *   no further than its second step: the next row is likely its landing, and the rows of the
+ *   requests sent beside it (a `pulumi up` restarting ten pods) would otherwise have spaced the read
+ *   that sees it. At most one read per 200-300 ms then, for those 2 s.
  * - **freshness**: whether a record is about the request or from before it (`condition.ts`).
  * - **settle**: taking a `Running` record without evidence of freshness, once the rule of
  *   `settle.ts` allows it; the waiter asks for a read at that time (`settle-at`).
@@ -33,11 +38,8 @@ import { backoffDelay, type Random } from "../retry/backoff";
 import type { StreamState } from "../events/types";
 import type { ActivityRow, WorkspaceEvent } from "../schemas";
 import type { WaitGoal } from "./condition";
-import type { ObserverTiming } from "./observer";
-import { namesTarget, relevanceOf, rowWorthALook } from "./relevance";
-
-/** The timings of the rule (`ObserverTiming`, which says what each is), every one given. */
-export type ReadTiming = Required<Omit<ObserverTiming, "vagueLookMinMs" | "vagueLookMaxMs">>;
+import { cannotEndIn, namesTarget, relevanceOf, rowWorthALook } from "./relevance";
+import type { ReadTiming } from "./timing";
 
 /** What the rule reads besides its state: whose wait it is, and the source of the jitter. */
 export interface ReadRules {
@@ -45,7 +47,17 @@ export interface ReadRules {
   goal: WaitGoal;
   timing: ReadTiming;
   random: Random;
+  /** When the request a wait for an update or a restart is about was sent (epoch ms); undefined for other waits. */
+  requestedAt?: number;
 }
+
+/**
+ * Just after its request, a workload read in a phase its wait cannot end in (`Restarting`,
+ * `Pending`, `Provisioning`) is about to land: for this long after the request, the spacing of
+ * untargeted reads grows no further than its second step while the last read found it so.
+ */
+export const JUST_REQUESTED_MS = 2 * 1000; // 2 s
+const JUST_REQUESTED_MAX_STEP = 2;
 
 export type TimerName = "burst" | "poll" | "untargeted" | "settle";
 
@@ -300,7 +312,17 @@ function untargetedRead(s: ReadState, now: number, rules: ReadRules): ReadDecisi
     return [{ do: "arm", timer: "untargeted", at: due, reason: "untargeted event" }];
   }
   u.lastReadAt = now;
-  u.step++;
+  u.step = landing(s, now, rules) ? Math.min(u.step + 1, JUST_REQUESTED_MAX_STEP) : u.step + 1;
   u.gapMs = untargetedGap(u.step, rules);
   return read(s, now, "untargeted event");
+}
+
+/** A wait for a request sent less than `JUST_REQUESTED_MS` ago, whose workload was last read moving. */
+function landing(s: ReadState, now: number, rules: ReadRules): boolean {
+  return (
+    rules.requestedAt !== undefined &&
+    now < rules.requestedAt + JUST_REQUESTED_MS &&
+    s.lastPhase !== undefined &&
+    cannotEndIn(s.lastPhase, rules.goal)
+  );
 }

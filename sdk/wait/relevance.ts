@@ -44,6 +44,11 @@ const KNOWN_PHASES: ReadonlySet<string> = new Set(PHASES);
 /** Phases from which a wait for `ready` cannot end: reading `/status` then would be wasted. */
 const NOT_DECISIVE_FOR_READY: ReadonlySet<string> = new Set(["Pending", "Provisioning", "Restarting", "Deleting"]);
 
+/** Whether a wait for `goal` cannot end while its workload is in `phase` (a read's, "gone" for a 404). */
+export function cannotEndIn(phase: string, goal: WaitGoal): boolean {
+  return goal === "ready" && NOT_DECISIVE_FOR_READY.has(phase);
+}
+
 /**
  * Whether the newest row about this workload in a burst is worth a `/status` read. A row may carry
  * the new phase in `detail.phase` (the local service does; the spec does not promise it). When it

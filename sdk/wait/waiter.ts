@@ -7,7 +7,7 @@ import type { WorkloadStatus } from "../schemas";
 import { checkInteger, definedOnly } from "../validate";
 import type { Since, WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
-import type { ObserverTiming } from "./observer";
+import type { ObserverTiming } from "./timing";
 import { DEFAULT_SETTLE_RULE, type SettleRule } from "./settle";
 import { WorkloadWait, type WaitProgress } from "./workload-wait";
 

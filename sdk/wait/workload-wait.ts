@@ -13,9 +13,10 @@ import { FailureStreak, FAILURE_TELL_EVERY_MS } from "../retry/failure-streak";
 import { isNoAnswer, isTransientFailure } from "../retry/rules";
 import { WorkloadCondition, type Observation, type Since, type Verdict, type WaitGoal } from "./condition";
 import { describeWaitGoal } from "./goal";
-import { StatusObserver, type ObserverTiming } from "./observer";
+import { StatusObserver } from "./observer";
 import { SharedStatusReads, type StatusSource } from "./reads";
 import type { SettleRule } from "./settle";
+import type { ObserverTiming } from "./timing";
 
 /** Why a finished wait aborts its outstanding reads. */
 const FINISHED = "wait finished";
@@ -112,6 +113,7 @@ export class WorkloadWait {
     this.observer = new StatusObserver({
       id: init.id,
       goal: until,
+      requestedAt: since?.requestedAt,
       timing: init.timing,
       clock: init.clock,
       random: init.random,

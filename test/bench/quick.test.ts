@@ -169,6 +169,26 @@ describe("bench measurement functions", () => {
     }
   });
 
+  it("should report the seed-only restart beside the full one, with a target of its own", () => {
+    const report = newReport({ quick: false, pollIntervalMs: 2000, stepMs: 1250 });
+    addUpdateProfiles(report, {
+      pods: 10,
+      wallMs: { full: [3000, 3100, 2900], spec: [4000, 4500, 4200] },
+      restartWallMs: { full: [2000, 2100, 1900], spec: [3300, 3000, 3400] },
+    });
+    expect(report.rows.map((r) => `${r[0]}: ${r[1]}`)).toEqual([
+      "11 update: stream, full profile",
+      "11 update: stream, spec profile",
+      "11 restart: stream, full profile",
+      "11 restart: stream, spec profile",
+    ]);
+    expect(report.json.restart_ratio_spec_vs_full).toBe(1.65);
+    expect(report.targets.map((t) => [t.name, t.value, t.met])).toEqual([
+      ["pulumi up of an update of 10 pods, spec vs full profile", "1.4×", true],
+      ["pulumi up of a restart of 10 pods, spec vs full profile", "1.65×", false],
+    ]);
+  });
+
   it("should plan scenario 8's runs and report the fleet against its goal, the single stack beside it", () => {
     const plan = {
       single: [1000],

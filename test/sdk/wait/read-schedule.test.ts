@@ -1,5 +1,6 @@
 import { DEFAULT_WAIT_TIMING, type WorkspaceEvent } from "../../../sdk";
 import {
+  JUST_REQUESTED_MS,
   initialReadState,
   nextRead,
   type ReadDecision,
@@ -281,6 +282,33 @@ describe("nextRead: when a wait reads /status", () => {
       gaps.push(s.untargeted.gapMs);
     }
     expect(gaps).toEqual([200, 400, 800, 1600, 1600, 1600]);
+  });
+
+  it("should hold the spacing at its second step just after a request while the workload is read moving, and only then", () => {
+    /** The gaps of six untargeted reads in a row, each at its due time, the last read having found `phase`. */
+    const gapsAfter = (phase: string | undefined, over: Partial<ReadRules>, start = NOW): number[] => {
+      let s = started({
+        lastPhase: phase,
+        untargeted: { lastReadAt: start - 100, step: 1, gapMs: 100, dueAt: undefined },
+      });
+      const gaps: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const at = s.untargeted.lastReadAt + s.untargeted.gapMs;
+        s = { ...nextRead(s, { type: "timer", timer: "untargeted", now: at }, rules(over)).state, inFlight: false };
+        gaps.push(s.untargeted.gapMs);
+      }
+      return gaps;
+    };
+    // Restarting (or Pending, Provisioning) 0.5 s after the request: 200 ms apart until 2 s after it, then doubling.
+    expect(gapsAfter("Restarting", { requestedAt: NOW - 500 })).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(gapsAfter("Provisioning", { requestedAt: NOW - 1500 })).toEqual([200, 200, 200, 400, 800, 1600]);
+    // Read Running (the wait may end there), no request (a create's wait), or long after it: doubling as before.
+    expect(gapsAfter("Running", { requestedAt: NOW - 500 })).toEqual([200, 400, 800, 1600, 1600, 1600]);
+    expect(gapsAfter("Restarting", {})).toEqual([200, 400, 800, 1600, 1600, 1600]);
+    expect(gapsAfter("Restarting", { requestedAt: NOW - JUST_REQUESTED_MS })).toEqual([
+      200, 400, 800, 1600, 1600, 1600,
+    ]);
+    expect(gapsAfter(undefined, { requestedAt: NOW - 500 })).toEqual([200, 400, 800, 1600, 1600, 1600]);
   });
 
   it("should start the untargeted spacing again when a read finds the phase moved, and only then", () => {
