@@ -70,6 +70,14 @@ export class StreamGroup {
     after: undefined,
   };
   private closed = false;
+  private settle: () => void = () => undefined;
+  /**
+   * Resolves once the stream has first opened, or the group is blind or closed: from then on a
+   * change is seen as it happens (with the row that names who made it), or said not to be. A fresh
+   * stream does not replay what came before it opened, and the spec's rows name no workload to read
+   * back later, so a watch that says it watches before this would miss who made a change made meanwhile.
+   */
+  readonly settled = new Promise<void>((resolve) => (this.settle = resolve));
 
   constructor(
     readonly conn: WatchedConnection,
@@ -105,6 +113,7 @@ export class StreamGroup {
 
   close(): void {
     this.closed = true;
+    this.settle();
     clearTimeout(this.openTimer);
     clearTimeout(this.catchUp.timer);
     this.unsubscribe();
@@ -152,6 +161,7 @@ export class StreamGroup {
     if (this.blindWhy === why || this.closed) return;
     this.blindWhy = why;
     this.hooks.blind(this, why);
+    this.settle();
   }
 
   private onError(e: WwsError): void {
@@ -180,6 +190,7 @@ export class StreamGroup {
     }
     // open
     clearTimeout(this.openTimer);
+    this.settle();
     this.lastError = undefined;
     if (this.blindWhy) {
       this.blindWhy = undefined;

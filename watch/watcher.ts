@@ -84,7 +84,11 @@ export class Watch {
     });
   }
 
-  /** Learns the stacks, opens the streams and compares everything once. */
+  /**
+   * Learns the stacks, opens the streams and compares everything once; resolves once every stream
+   * is open or said to be blind (within `streamOpenBoundMs`), so that a change made after it
+   * resolves is seen with who made it.
+   */
   async start(): Promise<void> {
     for (const name of this.options.stacks) await this.book.learn(name, true);
     this.regroup();
@@ -94,6 +98,7 @@ export class Watch {
     );
     this.timers.push(setInterval(() => this.resyncAll(), this.options.resyncEveryMs ?? 600_000));
     this.resyncAll();
+    await Promise.all([...this.groups.values()].map((g) => g.settled));
   }
 
   async stop(): Promise<void> {

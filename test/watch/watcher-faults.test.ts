@@ -146,3 +146,52 @@ describe("Watch under failing awaits", () => {
     },
   );
 });
+
+describe("Watch.start", () => {
+  /** A watch of one pod whose stream stays down until the test opens it. */
+  function slowStream(streamOpenBoundMs: number) {
+    const w = world("close", 99);
+    let listener: Parameters<Subscribe>[1] | undefined;
+    const findings: Finding[] = [];
+    const watch = new Watch({
+      stacks: ["dev"],
+      onFinding: (f) => findings.push(f),
+      debounceMs: 5,
+      streamOpenBoundMs,
+      deps: {
+        source: () => w.reader,
+        seam: () => w.seam,
+        subscribe: (_c, l) => {
+          listener = l;
+          l.onState("down");
+          return () => undefined;
+        },
+      },
+    });
+    let started = false;
+    const starting = watch.start().then(() => (started = true));
+    return { watch, findings, starting, started: () => started, open: () => listener?.onState("open") };
+  }
+
+  it("should resolve only once its event stream is open (a change made before would lose who made it)", async () => {
+    const s = slowStream(60_000);
+    try {
+      await tick(100);
+      expect(s.started()).toBe(false);
+      s.open();
+      await s.starting;
+    } finally {
+      await s.watch.stop();
+    }
+  });
+
+  it("should resolve when a stream that does not open is said blind, within its bound", async () => {
+    const s = slowStream(100);
+    try {
+      await s.starting;
+      expect(s.findings.map((f) => f.kind)).toEqual(["blind"]);
+    } finally {
+      await s.watch.stop();
+    }
+  });
+});
