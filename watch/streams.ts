@@ -49,8 +49,8 @@ function rowCause(row: ActivityRow, eventId?: string): Cause {
 }
 
 export class StreamGroup {
-  /** Managed keys of this workspace → their URN. */
-  keys = new Map<string, string>();
+  /** Managed keys of this workspace → their URNs (one per stack that records it; stacks of several projects may share a workspace). */
+  keys = new Map<string, string[]>();
   /** What rows said of each key since its last comparison (taken by `takeRows`). */
   private rows = new Map<string, RowsSince>();
   private unsubscribe: () => void = () => undefined;

@@ -1,6 +1,6 @@
 import { Watch } from "../../watch/watcher";
 import { lineOf, type Finding } from "../../watch/finding";
-import { StackSource } from "../../watch/stack";
+import { stacksToWatch } from "./targets";
 import type { WatchArgs } from "./args";
 
 interface Io {
@@ -18,7 +18,7 @@ const now = (): string => new Date().toISOString().slice(11, 19);
 
 /** `pulumi-wws watch`: runs until SIGINT/SIGTERM (0), or the first finding with `--exit-on-drift` (3). */
 export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  const stacks = args.stacks.length > 0 ? args.stacks : [await new StackSource("", { env }).selected()];
+  const { stacks, placeOf } = await stacksToWatch(args, env);
   let finish: (code: number) => void = () => undefined;
   const ended = new Promise<number>((resolve) => (finish = resolve));
   const onFinding = (f: Finding): void => {
@@ -27,6 +27,7 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
   };
   const watch = new Watch({
     stacks,
+    placeOf,
     env,
     revert: args.revert,
     statusEveryMs: args.statusEverySeconds * 1000,

@@ -48,6 +48,7 @@ function world(step: Step, n: number) {
   };
   const conn = {
     key: "k",
+    place: "p",
     workspace: "team",
     keySource: "the stack config wws:apiKey",
     client: () => ({ listActivity: async () => (maybeFail("listActivity"), []) }),
