@@ -1,8 +1,11 @@
 /**
  * `pulumi-wws watch` as a team's long-running service, through the real `pulumi` CLI and the local
- * service over HTTP: two projects in one process (one stream for the workspace they share).
+ * service over HTTP: two projects in one process (one stream for the workspace they share); a stack
+ * it cannot read named with the setting it needs; a SIGTERM to `npx` alone leaves no watch behind.
  */
+import { execFile, execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { WorkspaceClient } from "../../sdk";
 import { ensureBuilt } from "../support/build";
@@ -10,6 +13,7 @@ import { fileProgramStack, startRestartableService, type RestartableService } fr
 import { pollUntil } from "../support/poll";
 import { startWatchProcess, type WatchProcess } from "../support/watch-process";
 import { changeLive, upOk } from "../support/watch-stack";
+import { packedProject } from "../support/packed-install";
 
 jest.setTimeout(4 * 60_000);
 const STACK_KEY = `watch-svc-stack-key-${Date.now()}`;
@@ -89,5 +93,63 @@ describe("pulumi-wws watch as a service", () => {
     expect(await watch.exited).toBe(0);
     expect(watch.notJson).toEqual([]);
     await ops.close();
+  });
+
+  it("names the setting a stack needs without its passphrase or its backend, and ends with npx when npx alone is killed", async () => {
+    const a = await project("wws-team-c", "gamma");
+    const { workDir, envVars } = a.stack.workspace;
+    const main = path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
+    const run = (env: NodeJS.ProcessEnv): Promise<{ code: number; err: string }> =>
+      new Promise((resolve) =>
+        execFile(
+          process.execPath,
+          [main, "watch", "--stack", "local"],
+          { cwd: workDir, env, timeout: 120_000 },
+          (e, _o, err) => resolve({ code: e ? Number((e as { code?: unknown }).code ?? 1) : 0, err }),
+        ),
+      );
+    const env = { ...process.env, ...envVars };
+    const noPassphrase = { ...env, PULUMI_CONFIG_PASSPHRASE: undefined, PULUMI_CONFIG_PASSPHRASE_FILE: undefined };
+    const secrets = await run(noPassphrase);
+    expect(secrets.code).toBe(1);
+    expect(secrets.err).toMatch(
+      /stack local: its secrets cannot be decrypted: set PULUMI_CONFIG_PASSPHRASE, or PULUMI_CONFIG_PASSPHRASE_FILE/,
+    );
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "wws-no-login-"));
+    kept.push({ cleanup: () => fs.rmSync(home, { recursive: true, force: true }) });
+    const backend = await run({
+      ...env,
+      PULUMI_BACKEND_URL: undefined,
+      PULUMI_HOME: home,
+      PULUMI_ACCESS_TOKEN: undefined,
+    });
+    expect(backend.code).toBe(1);
+    expect(backend.err).toMatch(/stack local: its backend cannot be reached: set PULUMI_BACKEND_URL .*`pulumi login`/);
+
+    // npx of the packed package, in a directory of its own, watching the project: SIGTERM to npx alone.
+    const packed = await packedProject("wws-watch-npx-");
+    kept.push(packed);
+    const npx = spawn(
+      "npx",
+      ["--no-install", "pulumi-wws", "watch", "--json", "--project", workDir, "--stack", "local"],
+      {
+        cwd: packed.app,
+        env: { ...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH}` },
+      },
+    );
+    const status: string[] = [];
+    npx.stderr.on("data", (c: Buffer) => status.push(c.toString("utf8")));
+    const npxExited = new Promise<number | string>((r) => npx.on("exit", (code, sig) => r(code ?? sig ?? -1)));
+    await until("the watch through npx", () => /watching 1 workload/.test(status.join("")), 120_000);
+    const ours = (): string[] =>
+      execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes(packed.app) && l.includes("watch") && !l.includes("npm"));
+    expect(ours().length).toBeGreaterThan(0);
+    npx.kill("SIGTERM");
+    const code = await npxExited;
+    // npm ends with 128 + 15 (its own doing); the watch must not outlive it.
+    await until("no watch left", () => ours().length === 0, 15_000);
+    expect([143, "SIGTERM"]).toContain(code);
   });
 });
