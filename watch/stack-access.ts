@@ -8,7 +8,11 @@
 /** The first line of Pulumi's own error that says something (the Automation API's message carries the whole command). */
 function pulumiSaid(text: string): string {
   const lines = text.split("\n").map((l) => l.trim());
-  return lines.find((l) => /^error:/i.test(l))?.replace(/^error:\s*/i, "") ?? lines.find((l) => l !== "") ?? "";
+  for (const l of lines) {
+    const m = /(?:^|\s)error:\s*(.*)$/i.exec(l);
+    if (m) return m[1];
+  }
+  return lines.find((l) => l !== "") ?? "";
 }
 
 /** A message naming what `stack` needs, for Pulumi's failure `text`; undefined when it is none of these. */
