@@ -23,7 +23,7 @@ describe("stackAccessHint", () => {
       "no backend, no login",
       NO_LOGIN,
       {},
-      /^stack prod: its backend cannot be reached: set PULUMI_BACKEND_URL .* or run `pulumi login`; pulumi said: PULUMI_ACCESS_TOKEN must be set/,
+      /^stack prod: its backend cannot be reached: set PULUMI_BACKEND_URL .* or run `pulumi login`.*; pulumi said: PULUMI_ACCESS_TOKEN must be set/,
     ],
     [
       "a backend that is not it",
