@@ -196,3 +196,56 @@ describe("Watch.start", () => {
     }
   });
 });
+
+describe("Watch streams", () => {
+  it("should hold one stream per workspace for stacks that reach it by different keys", async () => {
+    const stack = (name: string, key: string) => {
+      const urn = `urn:pulumi:${name}::p::pulumi-nodejs:dynamic/wws:Pod::${name}-web`;
+      const view = (): StackView => ({
+        name,
+        workloads: [{ kind: "workload", stack: name, urn, id: `team/${name}-web`, recorded, secretKeys: new Set() }],
+        config: { get: (k) => (k === "stack" ? name : undefined) },
+        configDigest: name,
+        version: "1",
+      });
+      const reader: StackReader = { name, load: async () => view(), stamp: async () => "1", locked: async () => false };
+      const conn = {
+        key,
+        place: "http://svc\nteam\n",
+        workspace: "team",
+        keySource: "the stack config wws:apiKey",
+        client: () => ({ listActivity: async () => [] }),
+      } as unknown as WatchedConnection;
+      const seam = {
+        provider: () => ({ read: async () => ({ id: `team/${name}-web`, props: { ...recorded } }) }),
+        connectionOf: () => conn,
+        freshReads: () => undefined,
+        close: async () => undefined,
+      } as unknown as WatchSeam;
+      return { reader, seam };
+    };
+    const stacks = { a: stack("a", "key-of-a"), b: stack("b", "key-of-b") };
+    const opened: string[] = [];
+    const watch = new Watch({
+      stacks: ["a", "b"],
+      onFinding: () => undefined,
+      debounceMs: 5,
+      deps: {
+        source: (name) => stacks[name as "a" | "b"].reader,
+        seam: (o) => stacks[o.config.get("stack") as "a" | "b"].seam,
+        subscribe: (c, l) => {
+          opened.push(c.key);
+          l.onState("open");
+          return () => undefined;
+        },
+      },
+    });
+    try {
+      await watch.start();
+      expect(opened).toHaveLength(1);
+      expect(watch.watched).toBe("2 workloads");
+    } finally {
+      await watch.stop();
+    }
+  });
+});
