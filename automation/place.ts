@@ -6,6 +6,13 @@ import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 export interface StackPlace {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** The stack's name in its project, where the watch names it otherwise (`project/stack` across projects). @default the watch's name */
+  stack?: string;
+}
+
+/** The name `pulumi` knows the stack `watched` of `place` by. */
+export function stackNameAt(watched: string, place: StackPlace): string {
+  return place.stack ?? watched;
 }
 
 /** The `pulumi` of `env`'s PATH (the one a user's commands run), else the Automation API's default. */

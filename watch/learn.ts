@@ -6,6 +6,7 @@
 import { openWatchSeam, type WatchSeam, type WatchSeamOptions } from "../provider/dynamic/watch-seam";
 import type { StackPlace } from "../automation/place";
 import { StackSource, type StackView } from "./stack";
+import { stackAccessHint } from "./stack-access";
 
 /** The parts of a stack the watch uses; `StackSource` in production, a fake in tests. */
 export type StackReader = Pick<StackSource, "name" | "load" | "stamp" | "locked">;
@@ -53,6 +54,16 @@ export class StackBook {
    * more reading.
    */
   async learn(name: string, force = false): Promise<boolean> {
+    try {
+      return await this.read(name, force);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      const hint = stackAccessHint(name, text, this.placeOf(name).env ?? process.env);
+      throw hint ? new Error(hint, { cause: err }) : err;
+    }
+  }
+
+  private async read(name: string, force: boolean): Promise<boolean> {
     const reader = this.reader(name);
     const before = this.stacks.get(name);
     const stamp = await reader.stamp();

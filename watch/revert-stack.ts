@@ -5,7 +5,7 @@
  */
 import { Stack } from "@pulumi/pulumi/automation";
 import { revealed, type StateResource } from "../provider/checkpoint";
-import { workspaceAt, type StackPlace } from "../automation/place";
+import { stackNameAt, workspaceAt, type StackPlace } from "../automation/place";
 import type { StackConfig } from "../provider/dynamic/service/connection";
 import type { Props } from "../provider/dynamic/inputs/props";
 import { isManagedRecord } from "./state-record";
@@ -24,7 +24,7 @@ export interface RecordedResource {
 async function stackOf(stackName: string, place: StackPlace): Promise<Stack> {
   const workspace = await workspaceAt(place);
   workspace.selectStack = () => Promise.resolve();
-  return Stack.select(stackName, workspace);
+  return Stack.select(stackNameAt(stackName, place), workspace);
 }
 
 /** The state's record of `urn` (undefined when the stack no longer records it) and the stack's config, read now. */

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { StackPlace } from "../automation/place";
+import { stackNameAt, type StackPlace } from "../automation/place";
 import { openRevertSeam, type RevertSeam } from "../provider/dynamic/revert-seam";
 import type { Difference } from "./compare";
 import type { Finding } from "./finding";
@@ -51,7 +51,8 @@ export class Reverter {
   constructor(private readonly hooks: ReverterHooks) {}
 
   consider(f: Finding, diffs: Difference[]): void {
-    const command = `pulumi up --refresh --target '${f.urn}' --stack ${f.stack}`;
+    const place = this.hooks.place(f.stack);
+    const command = `${place.cwd ? `cd ${place.cwd} && ` : ""}pulumi up --refresh --target '${f.urn}' --stack ${stackNameAt(f.stack, place)}`;
     if (f.kind === "deleted")
       return this.refuse(
         f,

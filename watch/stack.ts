@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../provider/checkpoint";
 import { isManagedRecord, secretPathsOf } from "./state-record";
-import { workspaceAt, type StackPlace } from "../automation/place";
+import { stackNameAt, workspaceAt, type StackPlace } from "../automation/place";
 
 /** Recorded outputs of a resource, in plaintext. */
 export type Recorded = Record<string, unknown>;
@@ -55,6 +55,11 @@ export class StackSource {
     return this.place.env ?? process.env;
   }
 
+  /** The name `pulumi` knows it by (`name` is the watch's). */
+  private get stackName(): string {
+    return stackNameAt(this.name, this.place);
+  }
+
   private get workDir(): string {
     return this.place.cwd ?? process.cwd();
   }
@@ -69,7 +74,7 @@ export class StackSource {
   /** The stack's workloads, templates and config, secrets decrypted. */
   async load(): Promise<StackView> {
     const ws = await this.ws();
-    const [state, configMap] = await Promise.all([ws.exportStack(this.name), ws.getAllConfig(this.name)]);
+    const [state, configMap] = await Promise.all([ws.exportStack(this.stackName), ws.getAllConfig(this.stackName)]);
     const values = new Map(
       Object.entries(configMap).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value] as const] : [])),
     );
@@ -117,15 +122,15 @@ export class StackSource {
     if (!backend.startsWith("file://")) return undefined;
     const root = backend.slice("file://".length).replace(/^~/, this.env.HOME ?? "~");
     const project = (await (await this.ws()).projectSettings()).name;
-    const stack = this.name.includes("/") ? this.name.slice(this.name.lastIndexOf("/") + 1) : this.name;
+    const stack = this.stackName.slice(this.stackName.lastIndexOf("/") + 1);
     return { dir: path.join(root, ".pulumi"), stack, project };
   }
 
   /** The stack's summary on a backend other than a file one (one `pulumi stack ls`). */
   private async summary(): Promise<{ lastUpdate?: string; updateInProgress?: boolean; resourceCount?: number }> {
-    const short = this.name.slice(this.name.lastIndexOf("/") + 1);
+    const short = this.stackName.slice(this.stackName.lastIndexOf("/") + 1);
     const all = await (await this.ws()).listStacks();
-    return all.find((s) => s.name === this.name || s.name.endsWith(`/${short}`) || s.name === short) ?? {};
+    return all.find((s) => s.name === this.stackName || s.name.endsWith(`/${short}`) || s.name === short) ?? {};
   }
 
   /**
@@ -134,7 +139,7 @@ export class StackSource {
    * (nothing spawned), elsewhere the last update and the config file's time.
    */
   async stamp(): Promise<string> {
-    const short = this.name.slice(this.name.lastIndexOf("/") + 1);
+    const short = this.stackName.slice(this.stackName.lastIndexOf("/") + 1);
     const config = mtimeOf(["yaml", "yml", "json"].map((ext) => path.join(this.workDir, `Pulumi.${short}.${ext}`)));
     const file = await this.fileBackend();
     if (!file) {

@@ -59,8 +59,8 @@ function rowCause(row: ActivityRow, eventId?: string): Cause {
 }
 
 export class StreamGroup {
-  /** Managed keys of this workspace → their URN. */
-  keys = new Map<string, string>();
+  /** Managed keys of this workspace → their URNs (one per stack that records it; stacks of several projects may share a workspace). */
+  keys = new Map<string, string[]>();
   /** What rows said of each key since its last comparison (taken by `takeRows`). */
   private rows = new Map<string, RowsSince>();
   private unsubscribe: () => void = () => undefined;
@@ -81,6 +81,14 @@ export class StreamGroup {
   };
   private closed = false;
   private lastEventAt = Date.now();
+  private settle: () => void = () => undefined;
+  /**
+   * Resolves once the stream has first opened, or the group is blind or closed: from then on a
+   * change is seen as it happens (with the row that names who made it), or said not to be. A fresh
+   * stream does not replay what came before it opened, and the spec's rows name no workload to read
+   * back later, so a watch that says it watches before this would miss who made a change made meanwhile.
+   */
+  readonly settled = new Promise<void>((resolve) => (this.settle = resolve));
 
   constructor(
     readonly conn: WatchedConnection,
@@ -120,6 +128,7 @@ export class StreamGroup {
 
   close(): void {
     this.closed = true;
+    this.settle();
     clearTimeout(this.openTimer);
     clearTimeout(this.catchUp.timer);
     this.unsubscribe();
@@ -167,6 +176,7 @@ export class StreamGroup {
     if (this.blindWhy === why || this.closed) return;
     this.blindWhy = why;
     this.hooks.blind(this, why);
+    this.settle();
   }
 
   private onError(e: WwsError): void {
@@ -195,6 +205,7 @@ export class StreamGroup {
     }
     // open
     clearTimeout(this.openTimer);
+    this.settle();
     this.lastError = undefined;
     if (this.blindWhy) {
       this.blindWhy = undefined;

@@ -11,6 +11,7 @@ import { Reverter } from "./revert";
 import type { ManagedWorkload } from "./stack";
 import type { WatchOptions } from "./options";
 import { keyOf, StreamGroup, type StreamSight, type Subscribe } from "./streams";
+import type { WatchedConnection } from "../provider/dynamic/watch-seam";
 
 export type { WatchOptions };
 
@@ -85,7 +86,11 @@ export class Watch {
     });
   }
 
-  /** Learns the stacks, opens the streams and compares everything once. */
+  /**
+   * Learns the stacks, opens the streams and compares everything once; resolves once every stream
+   * is open or said to be blind (within `streamOpenBoundMs`), so that a change made after it
+   * resolves is seen with who made it.
+   */
   async start(): Promise<void> {
     for (const name of this.options.stacks) await this.book.learn(name, true);
     this.regroup();
@@ -95,6 +100,7 @@ export class Watch {
     );
     this.timers.push(setInterval(() => this.resyncAll(), this.options.resyncEveryMs ?? 600_000));
     this.resyncAll();
+    await Promise.all([...this.groups.values()].map((g) => g.settled));
   }
 
   async stop(): Promise<void> {
@@ -183,44 +189,51 @@ export class Watch {
     return next;
   }
 
-  /** One group per workspace connection (base URL, workspace, key, network): one stream each. */
+  /**
+   * One group per workspace (base URL, workspace, network), across every stack and project: one
+   * stream each, on the key of one of its stacks. A group keeps its stream while a stack still
+   * reaches the workspace by its key; else (a rotated key) a new one takes over where it left off.
+   */
   private regroup(): void {
+    const members = new Map<string, Array<{ w: ManagedWorkload; conn: WatchedConnection }>>();
+    for (const { view, seam } of this.book.stacks.values()) {
+      for (const w of view.workloads) {
+        try {
+          const conn = seam.connectionOf(w.recorded, `cannot watch ${w.urn}`);
+          members.set(conn.place, [...(members.get(conn.place) ?? []), { w, conn }]);
+        } catch (err) {
+          this.say(message(err));
+        }
+      }
+    }
     const next = new Map<string, StreamGroup>();
     const byUrn = new Map<string, Watched>();
     const fresh: StreamGroup[] = [];
-    for (const { view, seam } of this.book.stacks.values()) {
-      for (const w of view.workloads) {
-        let conn;
-        try {
-          conn = seam.connectionOf(w.recorded, `cannot watch ${w.urn}`);
-        } catch (err) {
-          this.say(message(err));
-          continue;
-        }
-        let g = next.get(conn.key) ?? this.groups.get(conn.key);
-        if (!g) {
-          g = new StreamGroup(conn, this.groupHooks(), {
-            openBoundMs: this.options.streamOpenBoundMs ?? 10_000,
-            catchUpWindowMs: this.options.catchUpWindowMs ?? 2000,
-          });
-          fresh.push(g);
-        }
-        if (!next.has(conn.key)) g.keys = new Map();
-        next.set(conn.key, g);
+    for (const [place, of] of members) {
+      const old = this.groups.get(place);
+      let g = old && of.some((m) => m.conn.key === old.conn.key) ? old : undefined;
+      if (!g) {
+        g = new StreamGroup(of[0].conn, this.groupHooks(), {
+          openBoundMs: this.options.streamOpenBoundMs ?? 10_000,
+          catchUpWindowMs: this.options.catchUpWindowMs ?? 2000,
+        });
+        // Another key or setting for a workspace already watched: what its old stream missed is
+        // read from where it left off, and its blindness ends only when the new one opens.
+        const before =
+          old ?? [...this.groups.values()].find((r) => r.workspace === g!.workspace && !members.has(r.conn.place));
+        if (before) g.succeed(before);
+        fresh.push(g);
+      }
+      g.keys = new Map();
+      for (const { w } of of) {
         const key = keyOf(w.kind, w.id.slice(w.id.indexOf("/") + 1));
-        g.keys.set(key, w.urn);
+        g.keys.set(key, [...(g.keys.get(key) ?? []), w.urn]);
         byUrn.set(w.urn, { w, group: g, key });
       }
+      next.set(place, g);
     }
-    const retired = [...this.groups].filter(([key]) => !next.has(key)).map(([, g]) => g);
-    for (const g of fresh) {
-      // Another key or setting for a workspace already watched (a rotated key): what its old stream
-      // missed is read from where it left off, and its blindness ends only when the new one opens.
-      const old = retired.find((r) => r.workspace === g.workspace);
-      if (old) g.succeed(old);
-      g.open(this.subscribe);
-    }
-    for (const g of retired) g.close();
+    for (const g of fresh) g.open(this.subscribe);
+    for (const [place, g] of this.groups) if (next.get(place) !== g) g.close();
     this.groups = next;
     this.byUrn = byUrn;
   }
@@ -228,8 +241,8 @@ export class Watch {
   private groupHooks() {
     return {
       touch: (g: StreamGroup, keys: string[] | "*", cause: Cause) => {
-        const urns = keys === "*" ? [...g.keys.values()] : keys.flatMap((k) => g.keys.get(k) ?? []);
-        for (const urn of urns) this.enqueue(urn, keys === "*" ? cause : cause);
+        const urns = keys === "*" ? [...g.keys.values()].flat() : keys.flatMap((k) => g.keys.get(k) ?? []);
+        for (const urn of urns) this.enqueue(urn, cause);
       },
       blind: (g: StreamGroup, why: string) => this.sight(g, "blind", why),
       seeing: (g: StreamGroup, why: string) => this.sight(g, "watching-again", why),
@@ -238,7 +251,7 @@ export class Watch {
   }
 
   private sight(g: StreamGroup, kind: "blind" | "watching-again", why: string): void {
-    const stacks = [...new Set([...g.keys.values()].map((urn) => this.byUrn.get(urn)?.w.stack ?? ""))];
+    const stacks = [...new Set([...g.keys.values()].flat().map((urn) => this.byUrn.get(urn)?.w.stack ?? ""))];
     this.report({
       kind,
       stack: stacks.join(", "),

@@ -10,6 +10,12 @@ changed (recorded → live, secrets never shown, and who made it where the servi
 deleted or restarted outside Pulumi, a workload turned Failed (health, not drift). A \`pulumi up\`
 of a watched stack is not drift: the watch waits for it to end and learns the new record.
   --stack NAME       a stack to watch; repeatable (default: the selected one)
+  --project DIR      watch the stacks of another project too: each --stack after it is one of its
+                     stacks (none: its selected one); repeatable. Across projects a stack is named
+                     project/stack, and one event stream serves each workspace
+  --config FILE      the projects to watch, in JSON: {"projects": [{"dir": "../infra", "stacks":
+                     ["prod"], "env": {"PULUMI_CONFIG_PASSPHRASE_FILE": "/etc/wws/infra.pass"}}]};
+                     dir relative to the file, env set for that project's pulumi commands
   --json             one JSON object per finding on stdout
   --exit-on-drift    exit 3 at the first finding (for a CI job that waits on it)
   --revert           put back a drifted field that updates in place to the value the stack's state
@@ -30,7 +36,11 @@ of a watched stack is not drift: the watch waits for it to end and learns the ne
 SIGINT or SIGTERM ends it. The connection is the provider's (resource settings, stack config, environment).`;
 
 export interface WatchArgs {
+  /** Stacks of the project in the working directory. */
   stacks: string[];
+  /** `--project DIR` and the `--stack`s after it. */
+  projects: Array<{ dir: string; stacks: string[] }>;
+  config?: string;
   json: boolean;
   exitOnDrift: boolean;
   revert: boolean;
@@ -69,6 +79,7 @@ function format(text: string): "json" | "slack" {
 export function parseWatchArgs(argv: readonly string[]): WatchArgs {
   const args: WatchArgs = {
     stacks: [],
+    projects: [],
     json: false,
     exitOnDrift: false,
     revert: false,
@@ -91,8 +102,11 @@ export function parseWatchArgs(argv: readonly string[]): WatchArgs {
     else if (arg === "--json") args.json = true;
     else if (arg === "--exit-on-drift") args.exitOnDrift = true;
     else if (arg === "--revert") args.revert = true;
-    else if (arg === "--stack" || arg === "-s") args.stacks.push(value());
-    else if (arg.startsWith("--stack=")) args.stacks.push(arg.slice("--stack=".length));
+    else if (arg === "--stack" || arg === "-s") (args.projects.at(-1)?.stacks ?? args.stacks).push(value());
+    else if (arg.startsWith("--stack="))
+      (args.projects.at(-1)?.stacks ?? args.stacks).push(arg.slice("--stack=".length));
+    else if (arg === "--project") args.projects.push({ dir: value(), stacks: [] });
+    else if (arg === "--config") args.config = value();
     else if (arg === "--status-every") args.statusEverySeconds = seconds(arg, value());
     else if (arg === "--resync-every") args.resyncEverySeconds = seconds(arg, value());
     else if (arg === "--webhook")

@@ -1,7 +1,8 @@
 import { Watch } from "../../watch/watcher";
 import { lineOf, type Finding } from "../../watch/finding";
-import { StackSource } from "../../watch/stack";
-import { startDelivery } from "../../watch/deliver";
+import { startDelivery, type Delivery } from "../../watch/deliver";
+import { stacksToWatch } from "./targets";
+import { watchLifetime, type Lifetime } from "./lifetime";
 import type { WatchArgs } from "./args";
 
 interface Io {
@@ -17,51 +18,68 @@ const EXIT_GRACE_MS = 3000;
 
 const now = (): string => new Date().toISOString().slice(11, 19);
 
-/** `pulumi-wws watch`: runs until SIGINT/SIGTERM (0), or the first finding with `--exit-on-drift` (3). */
+/**
+ * `pulumi-wws watch`: runs until SIGINT, SIGTERM or SIGHUP (0; a signal while it reads the stacks
+ * ends it as quietly), or the first finding with `--exit-on-drift` (3).
+ */
 export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  const stacks = args.stacks.length > 0 ? args.stacks : [await new StackSource("", { env }).selected()];
-  let finish: (code: number) => void = () => undefined;
-  const ended = new Promise<number>((resolve) => (finish = resolve));
-  // Webhooks and --listen first: a taken port fails before the stacks are read.
-  const delivery = await startDelivery({
-    webhooks: args.webhooks.map((url) => ({ url, format: args.webhookFormat })),
-    retry: { retryForMs: args.webhookRetryForSeconds * 1000 },
-    listen: args.listen,
-    env,
-    say: (line) => io.err(`${now()} ${line}`),
-  });
-  const onFinding = (f: Finding): void => {
-    io.out(args.json ? JSON.stringify(f) : `${now()} ${lineOf(f)}`);
-    delivery.onFinding(f);
-    if (args.exitOnDrift && f.kind !== "reverted") finish(DRIFT_EXIT);
-  };
-  const watch = new Watch({
-    stacks,
-    env,
-    revert: args.revert,
-    statusEveryMs: args.statusEverySeconds * 1000,
-    resyncEveryMs: args.resyncEverySeconds * 1000,
-    onFinding,
-    onCompared: delivery.onCompared,
-    onStatus: (line) => (args.json ? io.err(`${now()} ${line}`) : io.out(`${now()} ${line}`)),
-  });
-  const stop = (): void => finish(0);
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const lifetime = watchLifetime(env);
+  let watch: Watch | undefined;
+  let delivery: Delivery | undefined;
   try {
-    await watch.start();
-    delivery.watching(watch);
-    if (delivery.url) io.err(`${now()} serving /metrics and /healthz at ${delivery.url}`);
-    const line = `watching ${watch.watched} of stack ${stacks.join(", ")}${args.revert ? " (reverting in-place drift)" : ""}`;
-    if (args.json) io.err(`${now()} ${line}`);
-    else io.out(`${now()} ${line}`);
+    // Webhooks and --listen first: a taken port fails before the stacks are read.
+    delivery = await startDelivery({
+      webhooks: args.webhooks.map((url) => ({ url, format: args.webhookFormat })),
+      retry: { retryForMs: args.webhookRetryForSeconds * 1000 },
+      listen: args.listen,
+      env,
+      say: (line) => io.err(`${now()} ${line}`),
+    });
+    const deliver = delivery;
+    const { stacks, placeOf } = await stopsFirst(lifetime, stacksToWatch(args, env));
+    let finish: (code: number) => void = () => undefined;
+    const ended = new Promise<number>((resolve) => (finish = resolve));
+    void lifetime.stopped.then(() => finish(0));
+    const onFinding = (f: Finding): void => {
+      io.out(args.json ? JSON.stringify(f) : `${now()} ${lineOf(f)}`);
+      deliver.onFinding(f);
+      if (args.exitOnDrift && f.kind !== "reverted") finish(DRIFT_EXIT);
+    };
+    // What a `pulumi` command killed by the same Ctrl-C says is no news once stopping.
+    const say = (line: string): void =>
+      lifetime.stopping ? undefined : args.json ? io.err(`${now()} ${line}`) : io.out(`${now()} ${line}`);
+    watch = new Watch({
+      stacks,
+      placeOf,
+      env,
+      revert: args.revert,
+      statusEveryMs: args.statusEverySeconds * 1000,
+      resyncEveryMs: args.resyncEverySeconds * 1000,
+      onFinding,
+      onCompared: deliver.onCompared,
+      onStatus: say,
+    });
+    await stopsFirst(lifetime, watch.start());
+    deliver.watching(watch);
+    if (deliver.url) io.err(`${now()} serving /metrics and /healthz at ${deliver.url}`);
+    say(`watching ${watch.watched} of stack ${stacks.join(", ")}${args.revert ? " (reverting in-place drift)" : ""}`);
     return await ended;
+  } catch (err) {
+    if (lifetime.stopping) return 0;
+    throw err;
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
+    lifetime.release();
     // A call or a `pulumi` run still under way must not keep a stopped watch alive.
     setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
     // What the webhooks still hold gets most of the grace.
-    await Promise.all([watch.stop(), delivery.close(EXIT_GRACE_MS - 1000)]);
+    await Promise.all([watch?.stop(), delivery?.close(EXIT_GRACE_MS - 1000)]);
   }
+}
+
+class Stopped extends Error {}
+
+/** `task`, unless the watch is stopped first (then it rejects with `Stopped`, and `task`'s own end is ignored). */
+function stopsFirst<T>(lifetime: Lifetime, task: Promise<T>): Promise<T> {
+  task.catch(() => undefined);
+  return Promise.race([task, lifetime.stopped.then(() => Promise.reject(new Stopped()))]);
 }

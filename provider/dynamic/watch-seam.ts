@@ -20,6 +20,11 @@ export type WatchedKind = "workload" | "template";
 export interface WatchedConnection {
   /** The connection and network settings, as one identity (never the key itself in clear). */
   key: string;
+  /**
+   * The base URL, workspace and network settings, without the API key: every key of a workspace
+   * reads the same events, so the watch holds one stream per place, whichever stacks and keys reach it.
+   */
+  place: string;
   workspace: string;
   connection: WorkspaceConnection;
   network: ResolvedNetwork;
@@ -77,6 +82,7 @@ export function openWatchSeam(options: WatchSeamOptions): WatchSeam {
             : "the resource's apiKey";
       return {
         key: `${conn.connection.key}\n${network.key}`,
+        place: `${conn.connection.baseUrl}\n${conn.workspace}\n${network.key}`,
         workspace: conn.workspace,
         connection: conn.connection,
         network: resolveNetwork(conn.baseUrl, network.options),

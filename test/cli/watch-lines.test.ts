@@ -4,7 +4,9 @@ import { compareWorkload } from "../../watch/compare";
 import { findingsOf, lineOf } from "../../watch/finding";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as os from "node:os";
 import { parseWatchArgs } from "../../cli/watch/args";
+import { readWatchConfig } from "../../cli/watch/config-file";
 
 const POD = { stack: "prod", urn: "urn:pulumi:prod::infra::pulumi-nodejs:dynamic/wws:Pod::web", id: "team/web" };
 const at = new Date("2026-01-02T10:00:03.000Z");
@@ -50,6 +52,28 @@ describe("watch findings", () => {
   it("should read its flags: stacks repeated, and refuse --revert with --exit-on-drift", () => {
     expect(parseWatchArgs(["--stack", "a", "--stack=b", "--json"])).toMatchObject({ stacks: ["a", "b"], json: true });
     expect(() => parseWatchArgs(["--revert", "--exit-on-drift"])).toThrow(/choose one/);
+  });
+
+  it("should give each --project the --stacks after it, and name the field a config file gets wrong", () => {
+    expect(
+      parseWatchArgs(["--stack", "dev", "--project", "../b", "--stack", "prod", "--stack=qa", "--project", "../c"]),
+    ).toMatchObject({
+      stacks: ["dev"],
+      projects: [
+        { dir: "../b", stacks: ["prod", "qa"] },
+        { dir: "../c", stacks: [] },
+      ],
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wws-watch-config-"));
+    try {
+      const file = path.join(dir, "watch.json");
+      fs.writeFileSync(file, JSON.stringify({ projects: [{ dir: "infra", stacks: ["prod"] }] }));
+      expect(readWatchConfig(file)).toEqual([{ dir: path.join(dir, "infra"), stacks: ["prod"] }]);
+      fs.writeFileSync(file, JSON.stringify({ projects: [{ dir: "infra", stacks: "prod" }] }));
+      expect(() => readWatchConfig(file)).toThrow(/watch\.json: projects\.0\.stacks: /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("should be run by the shipped examples (CI job, systemd unit) only with flags it has", () => {

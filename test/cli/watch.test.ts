@@ -258,6 +258,9 @@ describe("pulumi-wws watch", () => {
     );
     kept.push({ cleanup });
     try {
+      // The stream opens 1.5 s late: a watch that said "watching" before its stream was open missed
+      // the row of a change made at once, and reported it later with no actor.
+      await spec.ctl.setFaults({ latencyMs: 1500, pathPrefix: `/v1/tenants/${ws}/events` });
       const watch = startWatchProcess(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 2 workloads/.test(l)));

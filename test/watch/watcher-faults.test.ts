@@ -48,6 +48,7 @@ function world(step: Step, n: number) {
   };
   const conn = {
     key: "k",
+    place: "p",
     workspace: "team",
     keySource: "the stack config wws:apiKey",
     client: () => ({ listActivity: async () => (maybeFail("listActivity"), []) }),
@@ -145,4 +146,106 @@ describe("Watch under failing awaits", () => {
       expect(unhandled).toEqual([]);
     },
   );
+});
+
+describe("Watch.start", () => {
+  /** A watch of one pod whose stream stays down until the test opens it. */
+  function slowStream(streamOpenBoundMs: number) {
+    const w = world("close", 99);
+    let listener: Parameters<Subscribe>[1] | undefined;
+    const findings: Finding[] = [];
+    const watch = new Watch({
+      stacks: ["dev"],
+      onFinding: (f) => findings.push(f),
+      debounceMs: 5,
+      streamOpenBoundMs,
+      deps: {
+        source: () => w.reader,
+        seam: () => w.seam,
+        subscribe: (_c, l) => {
+          listener = l;
+          l.onState("down");
+          return () => undefined;
+        },
+      },
+    });
+    let started = false;
+    const starting = watch.start().then(() => (started = true));
+    return { watch, findings, starting, started: () => started, open: () => listener?.onState("open") };
+  }
+
+  it("should resolve only once its event stream is open (a change made before would lose who made it)", async () => {
+    const s = slowStream(60_000);
+    try {
+      await tick(100);
+      expect(s.started()).toBe(false);
+      s.open();
+      await s.starting;
+    } finally {
+      await s.watch.stop();
+    }
+  });
+
+  it("should resolve when a stream that does not open is said blind, within its bound", async () => {
+    const s = slowStream(100);
+    try {
+      await s.starting;
+      expect(s.findings.map((f) => f.kind)).toEqual(["blind"]);
+    } finally {
+      await s.watch.stop();
+    }
+  });
+});
+
+describe("Watch streams", () => {
+  it("should hold one stream per workspace for stacks that reach it by different keys", async () => {
+    const stack = (name: string, key: string) => {
+      const urn = `urn:pulumi:${name}::p::pulumi-nodejs:dynamic/wws:Pod::${name}-web`;
+      const view = (): StackView => ({
+        name,
+        workloads: [{ kind: "workload", stack: name, urn, id: `team/${name}-web`, recorded, secretKeys: new Set() }],
+        config: { get: (k) => (k === "stack" ? name : undefined) },
+        configDigest: name,
+        version: "1",
+      });
+      const reader: StackReader = { name, load: async () => view(), stamp: async () => "1", locked: async () => false };
+      const conn = {
+        key,
+        place: "http://svc\nteam\n",
+        workspace: "team",
+        keySource: "the stack config wws:apiKey",
+        client: () => ({ listActivity: async () => [] }),
+      } as unknown as WatchedConnection;
+      const seam = {
+        provider: () => ({ read: async () => ({ id: `team/${name}-web`, props: { ...recorded } }) }),
+        connectionOf: () => conn,
+        freshReads: () => undefined,
+        close: async () => undefined,
+      } as unknown as WatchSeam;
+      return { reader, seam };
+    };
+    const stacks = { a: stack("a", "key-of-a"), b: stack("b", "key-of-b") };
+    const opened: string[] = [];
+    const watch = new Watch({
+      stacks: ["a", "b"],
+      onFinding: () => undefined,
+      debounceMs: 5,
+      deps: {
+        source: (name) => stacks[name as "a" | "b"].reader,
+        seam: (o) => stacks[o.config.get("stack") as "a" | "b"].seam,
+        subscribe: (c, l) => {
+          opened.push(c.key);
+          l.onState("open");
+          return () => undefined;
+        },
+      },
+    });
+    try {
+      await watch.start();
+      expect(opened).toHaveLength(1);
+      expect(watch.watched).toBe("2 workloads");
+    } finally {
+      await watch.stop();
+    }
+  });
 });
