@@ -15,6 +15,20 @@ export type FlagValues<F extends Flags> = ReturnType<typeof parseArgs<{ options:
  * switch (`--json: takes no value`). parseArgs runs non-strict only so that these messages are ours.
  */
 export function parseFlags<const F extends Flags>(argv: readonly string[], flags: F): FlagValues<F> {
+  return parseFlagsInOrder(argv, flags).values;
+}
+
+/** One option as given, for a command where a flag's meaning depends on the flags before it. */
+export interface FlagToken {
+  name: string;
+  value: string | undefined;
+}
+
+/** `parseFlags`, and the options in the order given. */
+export function parseFlagsInOrder<const F extends Flags>(
+  argv: readonly string[],
+  flags: F,
+): { values: FlagValues<F>; tokens: FlagToken[] } {
   const { values, tokens } = parseArgs({
     args: [...argv],
     options: flags,
@@ -32,5 +46,6 @@ export function parseFlags<const F extends Flags>(argv: readonly string[], flags
     if (declared.type === "string" && (token.value === undefined || token.value === ""))
       throw new UsageError(`${token.rawName}: missing value`);
   }
-  return values as FlagValues<F>;
+  const options = tokens.flatMap((t) => (t.kind === "option" ? [{ name: t.name, value: t.value }] : []));
+  return { values: values as FlagValues<F>, tokens: options };
 }

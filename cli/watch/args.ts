@@ -1,4 +1,4 @@
-import { UsageError } from "../../command-line";
+import { parseFlagsInOrder, UsageError, type FlagToken } from "../../command-line";
 import { parseListenAddress } from "../../watch/deliver/listen-address";
 import { webhookTarget } from "../../watch/deliver/webhook-target";
 
@@ -75,47 +75,53 @@ function format(text: string): "json" | "slack" {
   return text;
 }
 
+const FLAGS = {
+  stack: { type: "string", short: "s", multiple: true },
+  project: { type: "string", multiple: true },
+  config: { type: "string" },
+  json: { type: "boolean" },
+  "exit-on-drift": { type: "boolean" },
+  revert: { type: "boolean" },
+  "status-every": { type: "string" },
+  "resync-every": { type: "string" },
+  webhook: { type: "string", multiple: true },
+  "webhook-format": { type: "string" },
+  "webhook-retry-for": { type: "string" },
+  listen: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The `--stack`s before any `--project`, and each `--project` with the `--stack`s after it. */
+function stacksByProject(tokens: FlagToken[]): Pick<WatchArgs, "stacks" | "projects"> {
+  const stacks: string[] = [];
+  const projects: WatchArgs["projects"] = [];
+  for (const { name, value } of tokens) {
+    if (name === "project") projects.push({ dir: value ?? "", stacks: [] });
+    else if (name === "stack") (projects.at(-1)?.stacks ?? stacks).push(value ?? "");
+  }
+  return { stacks, projects };
+}
+
 /** Parses the flags of `pulumi-wws watch`. */
 export function parseWatchArgs(argv: readonly string[]): WatchArgs {
+  const { values: given, tokens } = parseFlagsInOrder(argv, FLAGS);
+  const webhooks = (given.webhook ?? []).map((url, i) => checked(() => webhookTarget(url, i + 1).url));
+  if (given.listen !== undefined) checked(() => parseListenAddress(given.listen ?? ""));
   const args: WatchArgs = {
-    stacks: [],
-    projects: [],
-    json: false,
-    exitOnDrift: false,
-    revert: false,
-    statusEverySeconds: 60,
-    resyncEverySeconds: 600,
-    webhooks: [],
-    webhookFormat: "json",
-    webhookRetryForSeconds: 600,
-    listen: undefined,
-    help: false,
+    ...stacksByProject(tokens),
+    config: given.config,
+    json: given.json ?? false,
+    exitOnDrift: given["exit-on-drift"] ?? false,
+    revert: given.revert ?? false,
+    statusEverySeconds: given["status-every"] === undefined ? 60 : seconds("--status-every", given["status-every"]),
+    resyncEverySeconds: given["resync-every"] === undefined ? 600 : seconds("--resync-every", given["resync-every"]),
+    webhooks,
+    webhookFormat: given["webhook-format"] === undefined ? "json" : format(given["webhook-format"]),
+    webhookRetryForSeconds:
+      given["webhook-retry-for"] === undefined ? 600 : seconds("--webhook-retry-for", given["webhook-retry-for"]),
+    listen: given.listen,
+    help: given.help ?? false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`${arg}: missing value`);
-      return v;
-    };
-    if (arg === "--help" || arg === "-h") args.help = true;
-    else if (arg === "--json") args.json = true;
-    else if (arg === "--exit-on-drift") args.exitOnDrift = true;
-    else if (arg === "--revert") args.revert = true;
-    else if (arg === "--stack" || arg === "-s") (args.projects.at(-1)?.stacks ?? args.stacks).push(value());
-    else if (arg.startsWith("--stack="))
-      (args.projects.at(-1)?.stacks ?? args.stacks).push(arg.slice("--stack=".length));
-    else if (arg === "--project") args.projects.push({ dir: value(), stacks: [] });
-    else if (arg === "--config") args.config = value();
-    else if (arg === "--status-every") args.statusEverySeconds = seconds(arg, value());
-    else if (arg === "--resync-every") args.resyncEverySeconds = seconds(arg, value());
-    else if (arg === "--webhook")
-      args.webhooks.push(checked(() => webhookTarget(value(), args.webhooks.length + 1).url));
-    else if (arg === "--webhook-format") args.webhookFormat = format(value());
-    else if (arg === "--webhook-retry-for") args.webhookRetryForSeconds = seconds(arg, value());
-    else if (arg === "--listen") args.listen = checked(() => (parseListenAddress(value()), argv[i]));
-    else throw new UsageError(`unknown option ${arg}`);
-  }
   if (args.revert && args.exitOnDrift) throw new UsageError("--revert and --exit-on-drift: choose one");
   return args;
 }

@@ -3,12 +3,8 @@ import { lineOf, type Finding } from "../../watch/finding";
 import { startDelivery, type Delivery } from "../../watch/deliver";
 import { stacksToWatch } from "./targets";
 import { watchLifetime, type Lifetime } from "./lifetime";
+import type { Io } from "../../command-line";
 import type { WatchArgs } from "./args";
-
-interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 /** Exit status of `--exit-on-drift` at a finding. */
 const DRIFT_EXIT = 3;

@@ -3,6 +3,7 @@ import { parseImportArgs } from "../../cli/import/args";
 import { parseRecoverArgs } from "../../cli/recover/args";
 import { parseRehearseArgs } from "../../cli/rehearse/args";
 import { parseCliArgs } from "../../server/cli-args";
+import { parseWatchArgs } from "../../cli/watch/args";
 
 const ENV = { WWS_API_KEY: "k", WWS_BASE_URL: "http://127.0.0.1:1", WWS_WORKSPACE: "demo" };
 
@@ -49,6 +50,11 @@ describe("every command line", () => {
       "5",
     ],
     ["wws-local --key", parseCliArgs, ["--key"], "demo=k"],
+    ["watch", parseWatchArgs, ["--stack", "--project", "--config", "--status-every", "--resync-every"], "7"],
+    ["watch --webhook-retry-for", parseWatchArgs, ["--webhook-retry-for"], "30"],
+    ["watch --webhook", parseWatchArgs, ["--webhook"], "https://hooks.example.test/x"],
+    ["watch --webhook-format", parseWatchArgs, ["--webhook-format"], "slack"],
+    ["watch --listen", parseWatchArgs, ["--listen"], "127.0.0.1:9464"],
   ];
   const cases = parsers.flatMap(([name, parse, flags, value]) =>
     flags.map((flag) => [name, flag, parse, value] as const),
@@ -69,5 +75,17 @@ describe("every command line", () => {
   ])("%s should refuse a bad command line with one UsageError", (_name, parse, message) => {
     expect(parse).toThrow(UsageError);
     expect(parse).toThrow(message);
+  });
+});
+
+describe("pulumi-wws watch", () => {
+  it("should give each --project the --stacks after it, and the working directory's those before", () => {
+    const args = parseWatchArgs(["-s", "dev", "--project", "../a", "--stack=prod", "--project=../b", "--json"]);
+    expect(args.stacks).toEqual(["dev"]);
+    expect(args.projects).toEqual([
+      { dir: "../a", stacks: ["prod"] },
+      { dir: "../b", stacks: [] },
+    ]);
+    expect(args.json).toBe(true);
   });
 });
