@@ -120,8 +120,12 @@ describe("pulumi-wws watch --webhook --listen", () => {
     expect(sampleValue(metrics, "wws_watch_findings_total", { stack: "local", kind: "drift", type: "Pod" })).toBe(1);
     expect(sampleValue(metrics, "wws_watch_stream_up", { workspace: ws.name })).toBe(1);
     expect(sampleValue(metrics, "wws_watch_last_event_age_seconds", { workspace: ws.name })).toBeGreaterThanOrEqual(0);
-    expect(sampleValue(metrics, "wws_watch_comparisons_total", { outcome: "ok" })).toBeGreaterThanOrEqual(3);
-    expect(sampleValue(metrics, "wws_watch_comparison_duration_seconds_count")).toBeGreaterThanOrEqual(3);
+    // Each workload compared at least once (the change's comparison may be the one at the stream's opening).
+    const compared = sampleValue(metrics, "wws_watch_comparisons_total", { outcome: "ok" });
+    expect(compared).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(metrics, "wws_watch_comparison_duration_seconds_count")).toBeGreaterThanOrEqual(
+      compared ?? Infinity,
+    );
     expect(
       sampleValue(metrics, "wws_watch_webhook_deliveries_total", {
         webhook: "1",
