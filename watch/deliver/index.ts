@@ -43,7 +43,7 @@ export interface Delivery {
   onFinding(f: Finding): void;
   /** The watch's `onCompared`. */
   onCompared(durationMs: number, ok: boolean): void;
-  /** The watch whose streams the metrics and `/healthz` read, once it has started. */
+  /** A watch whose streams the metrics and `/healthz` read, once it has started (once per watch, when there are several). */
   watching(watch: { readonly streams: StreamSight[] }): void;
   /** Where `/metrics` and `/healthz` are served, when they are. */
   readonly url: string | undefined;
@@ -56,8 +56,8 @@ export async function startDelivery(options: DeliveryOptions): Promise<Delivery>
   const env = options.env ?? process.env;
   const say = options.say ?? (() => undefined);
   const secret = options.secret ?? (env[SECRET_VARIABLE] || undefined);
-  let watch: { readonly streams: StreamSight[] } | undefined;
-  const streams = (): StreamSight[] => watch?.streams ?? [];
+  const watches: Array<{ readonly streams: StreamSight[] }> = [];
+  const streams = (): StreamSight[] => watches.flatMap((w) => w.streams);
   const sinks: WebhookSink[] = [];
   // The process's own metrics sample the event loop: only for a watch that is scraped.
   const metrics = new WatchMetrics({ streams, webhooks: () => sinks }, options.listen !== undefined);
@@ -81,7 +81,7 @@ export async function startDelivery(options: DeliveryOptions): Promise<Delivery>
     const at = typeof options.listen === "string" ? parseListenAddress(options.listen) : options.listen;
     server = await serveMetrics(at, {
       registry: metrics.registry,
-      health: () => healthOf(watch !== undefined, streams()),
+      health: () => healthOf(watches.length > 0, streams()),
     });
   }
   return {
@@ -90,7 +90,7 @@ export async function startDelivery(options: DeliveryOptions): Promise<Delivery>
       for (const s of sinks) s.send(f);
     },
     onCompared: (ms, ok) => metrics.compared(ms, ok),
-    watching: (w) => (watch = w),
+    watching: (w) => void watches.push(w),
     url: server?.url,
     close: async (graceMs = 2000) => {
       await Promise.all(sinks.map((s) => s.close(graceMs)));

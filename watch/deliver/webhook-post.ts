@@ -17,8 +17,10 @@ export function webhookDispatcher(env: NodeJS.ProcessEnv = process.env): Dispatc
   if (PROXY_VARIABLES.every((k) => !env[k])) return new Agent(timeouts);
   return new EnvHttpProxyAgent({
     ...timeouts,
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+    // A tunnel for http:// webhooks too, as the service's requests: the proxy sees the host, never the path (a token).
+    proxyTunnel: true,
+    httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
+    httpsProxy: env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY || undefined,
     noProxy: env.no_proxy ?? env.NO_PROXY,
   });
 }
@@ -56,8 +58,9 @@ export async function postOnce(
     return { ok: false, status: res.statusCode, retryAfterMs: after, why: `HTTP ${res.statusCode}` };
   } catch (err) {
     // undici's errors name the host and port at most (`connect ECONNREFUSED 127.0.0.1:8080`), never the path or query.
-    const e = err as { code?: string; cause?: { code?: string }; name?: string };
-    const code = e.cause?.code ?? e.code ?? e.name ?? "error";
-    return { ok: false, why: `no answer (${code})` };
+    const e = err as { code?: unknown; cause?: { code?: unknown }; name?: unknown };
+    if (e.name === "TimeoutError") return { ok: false, why: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` };
+    const code = [e.cause?.code, e.code, e.name].find((c) => typeof c === "string") ?? "error";
+    return { ok: false, why: `no answer (${String(code)})` };
   }
 }

@@ -6,6 +6,8 @@ import { webhookTarget } from "../../../watch/deliver/webhook-target";
 import type { Finding } from "../../../watch/finding";
 import { WebhookReceiver } from "../../support/webhook-receiver";
 import { pollUntil } from "../../support/poll";
+import { startForwardProxy } from "../../support/forward-proxy";
+import { webhookDispatcher } from "../../../watch/deliver/webhook-post";
 
 const finding = (n: number): Finding => ({
   kind: "drift",
@@ -121,5 +123,27 @@ describe("WebhookSink", () => {
     expect(s.queued).toBe(2);
     await s.close(50);
     expect(said.at(-1)).toMatch(/webhook 1 .*: 2 finding\(s\) not delivered at exit \(failing: no answer/);
+  });
+
+  it("should go through HTTP_PROXY as the service's requests do, in a tunnel that shows the proxy the host only", async () => {
+    const proxy = await startForwardProxy("hooks.proxy.test");
+    const viaProxy = webhookDispatcher({ HTTP_PROXY: proxy.url });
+    try {
+      const port = new URL(receiver.url).port;
+      const s = sink({
+        dispatcher: viaProxy,
+        target: webhookTarget(`http://hooks.proxy.test:${port}/hooks/wws?token=T0KEN`, 1),
+      });
+      s.send(finding(1));
+      await pollUntil(() => receiver.received.length === 1, {
+        what: "the delivery through the proxy",
+        timeoutMs: 5000,
+      });
+      expect(proxy.seen).toEqual([`CONNECT hooks.proxy.test:${port}`]);
+      await s.close(100);
+    } finally {
+      proxy.stop();
+      await viaProxy.close();
+    }
   });
 });
