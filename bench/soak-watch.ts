@@ -263,6 +263,11 @@ async function main(): Promise<number> {
       reverted: findings.filter((f) => f.kind === "reverted").length,
       notReverted: findings.filter((f) => f.kind === "revert-refused").length,
       contested: findings.filter((f) => f.kind === "contested").length,
+      // Why the watch did not act, in its own words: the first few.
+      notRevertedSaid: [...new Set(findings.filter((f) => f.kind === "revert-refused").map((f) => f.message))].slice(
+        0,
+        3,
+      ),
     },
     idle,
     heapMb: { afterWarmup: Math.round(heapStart * 10) / 10, end: Math.round(heapEnd * 10) / 10 },
