@@ -88,9 +88,11 @@ export async function deployFleet(stacks: FleetStack[], o: DeployOptions): Promi
     } finally {
       await client.close();
     }
+    // Pulumi.yaml as the templates' up wrote it: a workspace given project settings rewrites the
+    // file, and a `pulumi stack init` beside it could read it empty.
     const stack = await auto.LocalWorkspace.createStack(
       { stackName: s.name, projectName: o.project, program: podsOf(s) },
-      opts,
+      { workDir: o.workDir, pulumiCommand: o.pulumiCommand, envVars: o.env },
     );
     await stack.importStack(JSON.parse(rename(tpl.state)));
     await stack.setAllConfig(configOf(s));
