@@ -9,6 +9,8 @@ import { performance } from "node:perf_hooks";
 export const WORKSPACE = "bench";
 export const API_KEY = "bench-key";
 export const CONTROL_TOKEN = "bench-control";
+/** The API key of a workspace other than WORKSPACE that a benchmark's service was started with. */
+export const workspaceKey = (workspace: string): string => `${API_KEY}-${workspace}`;
 /** The counters' name of the status route. */
 export const STATUS_ROUTE = "GET /v1/tenants/:name/workloads/:id/status";
 
@@ -73,6 +75,8 @@ export interface SpawnOptions {
   heartbeatMs?: number;
   /** Extra `node` flags of the child, e.g. `--cpu-prof`. */
   execArgv?: string[];
+  /** More workspaces, each with its key `workspaceKey(workspace)` (a key is one workspace's only). */
+  workspaces?: string[];
   /** Give up when the service has not said where it listens after this long. @default 30000 */
   startTimeoutMs?: number;
 }
@@ -87,6 +91,7 @@ export async function spawnService(options: SpawnOptions = {}): Promise<SpawnedS
   const ts = __filename.endsWith(".ts");
   const cli = join(__dirname, "..", "server", ts ? "cli.ts" : "cli.js");
   const args = ["--port", "0", "--quiet", "--control-token", CONTROL_TOKEN, "--key", `${WORKSPACE}=${API_KEY}`];
+  for (const w of options.workspaces ?? []) args.push("--key", `${w}=${workspaceKey(w)}`);
   args.push("--ring-size", String(options.ringSize ?? 10_000));
   if (options.profile !== undefined) args.push("--profile", options.profile);
   if (options.reconcileMs !== undefined) args.push("--reconcile-ms", String(options.reconcileMs));

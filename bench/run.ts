@@ -19,6 +19,7 @@ import { addWatch, runWatchBench } from "./watch";
 import { addUpdateProfiles, runUpdateProfiles } from "./update-profiles";
 import { addFloor, runFloor } from "./floor";
 import { addRehearse, runRehearseBench } from "./rehearse";
+import { addWatchFleet, runWatchFleetBench, WATCH_FLEET_PLAN } from "./watch-fleet";
 
 /**
  * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
@@ -38,7 +39,10 @@ import { addRehearse, runRehearseBench } from "./rehearse";
  * of an update, then of a restart, of 10 pods against the full and the spec profile, side by side, and their ratios; 12. refresh
  * against the engine's floor: `pulumi refresh` of 200 pods and of 200 no-op dynamic resources, with
  * `--floor-compare=DIR` another built checkout beside this one; 13. a rehearsal
- * (`pulumi-wws rehearse`) of a 200-pod change against `pulumi up` of the same change, side by side. Progress goes to stderr; stdout gets the table, the targets, and a last line
+ * (`pulumi-wws rehearse`) of a 200-pod change against `pulumi up` of the same change, side by side;
+ * 14. the drift watch as a team's service: one `pulumi-wws watch` process with a webhook and
+ * `--listen` for 50 stacks across 10 workspaces (2,000 pods), and one for a stack of 200, latency to
+ * stdout and to the webhook, memory, idle CPU (`--watch-fleet=STACKS/WORKSPACES/PODS/SINGLE` for other sizes). Progress goes to stderr; stdout gets the table, the targets, and a last line
  * holding one JSON object. A full run (or `--svg=PATH`) also draws the picture (`bench/svg.ts`)
  * to `bench/last-run.svg`, the one docs/performance.md shows.
  */
@@ -131,16 +135,18 @@ export interface Args {
   /** Which of the fleet's runs: `plain`, `skip` (no checkpoints), `lz4` (lz4 TOAST compression). */
   fleetRuns?: FleetVariant[];
   backends?: Backend[];
+  /** Scenario 14's sizes instead of the plan's. */
+  watchFleet?: { stacks: number; workspaces: number; workloads: number; single?: number };
   /** Scenario 12: other built checkouts measured beside this one (`--floor-compare=DIR`, repeatable). */
   floorCompare?: string[];
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12,13] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12,13,14] [--watch-fleet=50/10/2000/200] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13]), trace: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14]), trace: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--trace") args.trace = true;
@@ -156,7 +162,10 @@ export function parseArgs(argv: readonly string[]): Args {
     } else if (a === "--fleet=none") args.fleet = "none";
     else if (/^--fleet-runs=((plain|skip|lz4),?)+$/.test(a)) args.fleetRuns = a.slice(13).split(",") as FleetVariant[];
     else if (/^--backends=((file|postgres),?)+$/.test(a)) args.backends = a.slice(11).split(",") as Backend[];
-    else if (a.startsWith("--floor-compare=")) args.floorCompare = [...(args.floorCompare ?? []), a.slice(16)];
+    else if (/^--watch-fleet=\d+\/\d+\/\d+(\/\d+)?$/.test(a)) {
+      const [stacks, workspaces, workloads, single] = a.slice(14).split("/").map(Number);
+      args.watchFleet = { stacks, workspaces, workloads, ...(single ? { single } : {}) };
+    } else if (a.startsWith("--floor-compare=")) args.floorCompare = [...(args.floorCompare ?? []), a.slice(16)];
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Scenario 2 is counted in the rounds of scenario 1.
@@ -339,6 +348,10 @@ export async function main(argv: readonly string[]): Promise<string> {
   // Scenario 13: a rehearsal against the up of the same change (left out of --quick: about a minute).
   if (args.only.has(13) && !plan.quick)
     addRehearse(report, await runRehearseBench({ pods: args.pods?.[0] ?? 200, progress }));
+
+  // Scenario 14: the watch as a service (left out of --quick: a few minutes of CLI runs and changes).
+  if (args.only.has(14) && !plan.quick)
+    addWatchFleet(report, await runWatchFleetBench({ ...WATCH_FLEET_PLAN, ...args.watchFleet }, progress));
 
   report.json.wall_s = round((preciseNow() - started) / 1000, 1);
   // Other tenants of a shared machine: the load average over the last 1, 5 and 15 minutes.

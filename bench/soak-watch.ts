@@ -9,7 +9,9 @@
  * after GC at the end within 10% of where it was after warm-up, and, over 30 s idle at the end,
  * no read and the CPU under 1%. The watch runs with `revert`, and every 3.5 minutes a
  * revert-while-editing cycle (soak-revert.ts): "not reverted" during an unapplied edit, "reverted"
- * for real after it, never a false "reverted". Prints one JSON line; exits 1 when a check fails.
+ * for real after it, never a false "reverted". The webhook and /metrics are on (soak-deliver.ts):
+ * every finding delivered once, signed, through the webhook's own outages; every scrape's findings
+ * counter right. Prints one JSON line; exits 1 when a check fails.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,10 +25,13 @@ import type { Finding } from "../watch/finding";
 import { API_KEY, CONTROL_TOKEN, WORKSPACE, sleep } from "./common";
 import { cliEnv, linkPackages } from "./pulumi-stack";
 import { RevertCycles, soakProgram } from "./soak-revert";
+import { SoakDelivery } from "./soak-deliver";
 import { pulumiBinDir, repoRoot } from "./pulumi-up";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
+/** Signs the soak's webhook bodies; the soak's receiver checks each. */
+const WEBHOOK_SECRET = "soak-webhook-secret";
 
 function heapMb(): number {
   gc();
@@ -91,12 +96,17 @@ async function main(): Promise<number> {
       lifetimes.set(`${id}=${memory}`, { id, from, to });
     },
   });
+  // The webhook and /metrics on, as a team runs it (soak-deliver.ts).
+  const deliver = new SoakDelivery(WEBHOOK_SECRET);
+  await deliver.start(WEBHOOK_SECRET);
   const watch = new Watch({
     stacks: ["soak"],
     placeOf: () => ({ cwd: workDir, env }),
     env,
     revert: true,
+    onCompared: (ms, ok) => deliver.onCompared(ms, ok),
     onFinding: (f) => {
+      deliver.onFinding(f);
       findings.push(f);
       cycles.onFinding(f);
       if (f.kind === "blind") blindNow = true;
@@ -110,6 +120,7 @@ async function main(): Promise<number> {
     statusEveryMs: 10_000,
   });
   await watch.start();
+  deliver.watching(watch);
   let restarts = 0;
   let cuts = 0;
   let rotations = 0;
@@ -193,12 +204,15 @@ async function main(): Promise<number> {
       reads: reads - readsBefore,
       cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (Date.now() - idleFrom)) * 10_000) / 100,
     };
+    await deliver.settle(60_000);
   } finally {
     await watch.stop();
+    await deliver.close();
     await ops.close();
     await svc.close();
   }
   const heapEnd = heapMb();
+  const delivered = deliver.result();
   const workloadOf = (f: Finding): string => f.id.split("/")[1];
   const seen = new Set(
     findings.filter((f) => f.kind === "drift").map((f) => `${workloadOf(f)}=${String(f.fields?.[0]?.live)}`),
@@ -249,10 +263,17 @@ async function main(): Promise<number> {
       reverted: findings.filter((f) => f.kind === "reverted").length,
       notReverted: findings.filter((f) => f.kind === "revert-refused").length,
       contested: findings.filter((f) => f.kind === "contested").length,
+      // Why the watch did not act, in its own words: the first few.
+      notRevertedSaid: [...new Set(findings.filter((f) => f.kind === "revert-refused").map((f) => f.message))].slice(
+        0,
+        3,
+      ),
     },
     idle,
     heapMb: { afterWarmup: Math.round(heapStart * 10) / 10, end: Math.round(heapEnd * 10) / 10 },
     heapWithin10Pct: heapEnd <= heapStart * 1.1,
+    rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    webhook: delivered.figures,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   rmSync(tmp, { recursive: true, force: true });
@@ -267,7 +288,8 @@ async function main(): Promise<number> {
     cycles.failures.length === 0 &&
     cycles.falseReverted.length === 0 &&
     cycles.revertedForReal === cycles.cycles &&
-    result.heapWithin10Pct;
+    result.heapWithin10Pct &&
+    delivered.ok;
   return ok ? 0 : 1;
 }
 
