@@ -28,6 +28,10 @@ export interface FloorRow {
 /** CLI + provider + this process: the engine's side and ours, not the service's. */
 const cpuOf = (c: OpCost): number => (c.cpuS.cli ?? 0) + (c.cpuS.provider ?? 0) + c.cpuS.program;
 
+/** Where the CPU went: which process to look at when the ratio misses. */
+const cpuSplit = (c: OpCost): string =>
+  `CLI ${c.cpuS.cli ?? "?"} s, provider ${c.cpuS.provider ?? "?"} s, this process ${c.cpuS.program} s`;
+
 /** Measures each root's refresh of `resources` pods and of `resources` no-op dynamic resources. */
 export async function runFloor(options: {
   resources: number;
@@ -92,7 +96,7 @@ export async function runFloor(options: {
       for (const { label, kind, s } of order) {
         const { cost } = await s.measure(() => s.stack.refresh({ parallel: n }));
         options.progress?.(
-          `pulumi refresh of ${n} ${kind === "pods" ? "pods" : "no-op resources"} (${label}): ${s1(cost.wallMs)}, CPU ${round(cpuOf(cost), 1)} s`,
+          `pulumi refresh of ${n} ${kind === "pods" ? "pods" : "no-op resources"} (${label}): ${s1(cost.wallMs)}, CPU ${round(cpuOf(cost), 1)} s (${cpuSplit(cost)})`,
         );
         rows.find((x) => x.label === label)![kind].push(cost);
       }
@@ -136,6 +140,8 @@ export function addFloor(report: Report, rows: FloorRow[]): void {
       floor_wall_s: row.floor.map((c) => round(c.wallMs / 1000, 2)),
       pods_cpu_s: row.pods.map((c) => round(cpuOf(c), 2)),
       floor_cpu_s: row.floor.map((c) => round(cpuOf(c), 2)),
+      pods_cpu_split: row.pods.map(cpuSplit),
+      floor_cpu_split: row.floor.map(cpuSplit),
     };
   }
   report.json.refresh_floor = json;
