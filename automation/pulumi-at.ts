@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import * as path from "node:path";
 import { pulumiBinaryOf, type StackPlace } from "./place";
 
 /** Output past this is a state too large to handle here. */
@@ -20,13 +21,19 @@ export interface PulumiAtOptions {
  * API's runtime (the whole of @pulumi/pulumi, grpc, protobufs: some 70 MB resident).
  */
 export function pulumiAt(args: readonly string[], place: StackPlace, options: PulumiAtOptions = {}): Promise<string> {
-  const env = { ...(place.env ?? process.env), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const base = place.env ?? process.env;
+  const binary = pulumiBinaryOf(base);
+  // Its own directory first, as the Automation API does: the plugins bundled with it are the ones it finds.
+  const PATH = path.isAbsolute(binary)
+    ? [path.dirname(binary), base.PATH].filter(Boolean).join(path.delimiter)
+    : base.PATH;
+  const env = { ...base, PATH, PULUMI_SKIP_UPDATE_CHECK: "true" };
   const full = [...args, "--non-interactive", ...(options.stack ? ["--stack", options.stack] : [])];
   const command = `\`pulumi ${args.join(" ")}\``;
   const { signal } = options;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error(`${command} was cancelled`));
-    const child = spawn(pulumiBinaryOf(env), full, { cwd: place.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binary, full, { cwd: place.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
