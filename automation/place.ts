@@ -1,6 +1,5 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 
 /** Where a stack's project is and the environment its commands run with. @default this process's */
 export interface StackPlace {
@@ -15,18 +14,50 @@ export function stackNameAt(watched: string, place: StackPlace): string {
   return place.stack ?? watched;
 }
 
-/** The `pulumi` of `env`'s PATH (the one a user's commands run), else the Automation API's default. */
-function pulumiRootOf(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean))
-    if (fs.existsSync(path.join(dir, "pulumi"))) return path.dirname(dir);
-  return undefined;
+/** The `pulumi` of `env`'s PATH (the one a user's commands run), else plain `pulumi`. */
+export function pulumiBinaryOf(env: NodeJS.ProcessEnv): string {
+  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, "pulumi");
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return "pulumi";
 }
 
-/** The Automation API's workspace of the project at `place`, run with its environment and its `pulumi`. */
-export async function workspaceAt(place: StackPlace): Promise<LocalWorkspace> {
-  const env = place.env ?? process.env;
-  const root = pulumiRootOf(env);
-  const pulumiCommand = await PulumiCommand.get(root ? { root, skipVersionCheck: true } : { skipVersionCheck: true });
-  const envVars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-  return LocalWorkspace.create({ workDir: place.cwd ?? process.cwd(), envVars, pulumiCommand });
+/** The name in the project file (Pulumi.yaml, Pulumi.yml or Pulumi.json) of the project at `place`; fails naming the directory. */
+export function projectNameAt(place: StackPlace): string {
+  const dir = place.cwd ?? process.cwd();
+  for (const file of ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"]) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(dir, file), "utf8");
+    } catch {
+      continue;
+    }
+    const name = file.endsWith(".json") ? jsonName(text) : yamlTopLevelName(text);
+    if (name) return name;
+    throw new Error(`${path.join(dir, file)} names no project: add a top-level \`name:\` line`);
+  }
+  throw new Error(`failed to find project settings file in workdir: ${dir}`);
+}
+
+function jsonName(text: string): string | undefined {
+  try {
+    const name = (JSON.parse(text) as { name?: unknown }).name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The top-level `name:` of a YAML project file (unindented, optionally quoted, a trailing comment dropped). */
+export function yamlTopLevelName(text: string): string | undefined {
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^name\s*:\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const value = m[1].trim();
+    const quoted = /^(["'])(.*)\1\s*(#.*)?$/.exec(value);
+    if (quoted) return quoted[2] || undefined;
+    return value.replace(/\s+#.*$/, "").trim() || undefined;
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@
  * project's environment. The watch holds one event stream per workspace across all of them.
  */
 import * as path from "node:path";
-import { workspaceAt, type StackPlace } from "../automation/place";
+import { projectNameAt, type StackPlace } from "../automation/place";
+import { listStacksAt } from "./stack";
 
 /** A project directory and the stacks of it to watch. */
 export interface ProjectStacks {
@@ -28,10 +29,9 @@ export async function projectStacks(projects: ProjectStacks[], env: NodeJS.Proce
   for (const p of projects) {
     const dir = path.resolve(p.dir);
     const place = { cwd: dir, env: { ...env, ...p.env } };
-    const ws = await workspaceAt(place);
     let project: string;
     try {
-      project = (await ws.projectSettings()).name;
+      project = projectNameAt(place);
     } catch (err) {
       throw new Error(
         `${p.dir}: not a Pulumi project (no Pulumi.yaml there): ${err instanceof Error ? err.message : String(err)}`,
@@ -39,7 +39,7 @@ export async function projectStacks(projects: ProjectStacks[], env: NodeJS.Proce
     }
     let names = p.stacks ?? [];
     if (names.length === 0) {
-      const selected = (await ws.stack())?.name;
+      const selected = (await listStacksAt(place)).find((s) => s.current)?.name;
       if (!selected)
         throw new Error(
           `${p.dir}: no stack is selected there: name one with --stack after --project, or in the config file`,

@@ -1,11 +1,11 @@
 /**
- * What a revert asks of the stack, through the Automation API: its record of one resource and its
+ * What a revert asks of the stack, through the `pulumi` CLI: its record of one resource and its
  * config as they are now, and whether the program in the working directory would change that
  * resource (an edit not yet applied).
  */
-import { Stack } from "@pulumi/pulumi/automation";
-import { revealed, type StateResource } from "../provider/checkpoint";
-import { stackNameAt, workspaceAt, type StackPlace } from "../automation/place";
+import { revealed, type ExportedStack } from "../provider/checkpoint";
+import { stackNameAt, type StackPlace } from "../automation/place";
+import { pulumiJsonAt } from "../automation/pulumi-at";
 import type { StackConfig } from "../provider/dynamic/service/connection";
 import type { Props } from "../provider/dynamic/inputs/props";
 import { isManagedRecord } from "./state-record";
@@ -17,14 +17,12 @@ export interface RecordedResource {
   outputs: Props;
 }
 
-/**
- * The stack, without selecting it: `pulumi stack select` would change the stack the user's own
- * commands in that directory act on. Every command of a `Stack` names its stack (`--stack`).
- */
-async function stackOf(stackName: string, place: StackPlace): Promise<Stack> {
-  const workspace = await workspaceAt(place);
-  workspace.selectStack = () => Promise.resolve();
-  return Stack.select(stackNameAt(stackName, place), workspace);
+/** A step of `pulumi preview --json`: `replaceReasons` are the engine's keys, `diffReasons` its diffs. */
+interface PreviewStep {
+  op: string;
+  urn: string;
+  replaceReasons?: string[];
+  diffReasons?: string[];
 }
 
 /** The state's record of `urn` (undefined when the stack no longer records it) and the stack's config, read now. */
@@ -33,11 +31,13 @@ export async function recordNow(
   urn: string,
   place: StackPlace,
 ): Promise<{ record?: RecordedResource; config: StackConfig }> {
-  const stack = await stackOf(stackName, place);
-  const [state, configMap] = await Promise.all([stack.exportStack(), stack.getAllConfig()]);
-  const resources = ((state.deployment as { resources?: StateResource[] }).resources ?? []).filter(
-    (r) => r.urn === urn && r.id && isManagedRecord(r),
-  );
+  // Every command names its stack: `pulumi stack select` would change the stack the user's own commands act on.
+  const stack = stackNameAt(stackName, place);
+  const [state, configMap] = await Promise.all([
+    pulumiJsonAt<ExportedStack>(["stack", "export", "--show-secrets"], place, { stack }),
+    pulumiJsonAt<Record<string, { value?: string }>>(["config", "--json", "--show-secrets"], place, { stack }),
+  ]);
+  const resources = (state.deployment.resources ?? []).filter((r) => r.urn === urn && r.id && isManagedRecord(r));
   const found = resources.at(-1);
   const values = Object.fromEntries(Object.entries(configMap).map(([k, v]) => [k, v.value]));
   const config: StackConfig = { get: (key) => (Object.hasOwn(values, key) ? values[key] : undefined) };
@@ -63,18 +63,17 @@ export async function unappliedChange(
   place: StackPlace,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const stack = await stackOf(stackName, place);
+  const stack = stackNameAt(stackName, place);
+  const preview = await pulumiJsonAt<{ steps?: PreviewStep[] }>(
+    ["preview", "--target", urn, "--json", "--color", "never"],
+    place,
+    { stack, signal },
+  );
   const steps: string[] = [];
-  await stack.preview({
-    target: [urn],
-    color: "never",
-    signal,
-    onEvent: (e) => {
-      const step = e.resourcePreEvent?.metadata;
-      if (!step || step.urn !== urn || step.op === "same") return;
-      const keys = step.keys?.length ? step.keys : step.diffs;
-      steps.push(keys?.length ? `${step.op} (${[...keys].sort().join(", ")})` : step.op);
-    },
-  });
+  for (const step of preview.steps ?? []) {
+    if (step.urn !== urn || step.op === "same") continue;
+    const keys = step.replaceReasons?.length ? step.replaceReasons : step.diffReasons;
+    steps.push(keys?.length ? `${step.op} (${[...keys].sort().join(", ")})` : step.op);
+  }
   return steps.length > 0 ? [...new Set(steps)].join(", ") : undefined;
 }

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { OUR_TYPE_PREFIX, revealed, type ExportedStack } from "../provider/checkpoint";
 import { isManagedRecord, secretPathsOf } from "./state-record";
-import { stackNameAt, workspaceAt, type StackPlace } from "../automation/place";
+import { projectNameAt, stackNameAt, type StackPlace } from "../automation/place";
+import { pulumiJsonAt } from "../automation/pulumi-at";
 
 /** Recorded outputs of a resource, in plaintext. */
 export type Recorded = Record<string, unknown>;
@@ -37,13 +37,12 @@ export interface StackView {
 }
 
 /**
- * One stack of the watch, through the Automation API (`LocalWorkspace`): its state and config
- * (`exportStack`, `getAllConfig`: any backend and secrets provider), and what says cheaply whether
+ * One stack of the watch, through the `pulumi` CLI: its state and config (`pulumi stack export`,
+ * `pulumi config`, secrets shown: any backend and secrets provider), and what says cheaply whether
  * they changed. On a file backend the state file's and the config file's times, read without
- * spawning anything; elsewhere the stack's summary (`listStacks`: its last update and whether one runs).
+ * spawning anything; elsewhere the stack's summary (`pulumi stack ls`: its last update and whether one runs).
  */
 export class StackSource {
-  private workspace?: Promise<LocalWorkspace>;
   private backend?: Promise<string>;
 
   constructor(
@@ -64,22 +63,18 @@ export class StackSource {
     return this.place.cwd ?? process.cwd();
   }
 
-  private ws(): Promise<LocalWorkspace> {
-    this.workspace ??= workspaceAt(this.place);
-    // A failure is not kept: the next call tries again.
-    this.workspace.catch(() => (this.workspace = undefined));
-    return this.workspace;
-  }
-
   /** The stack's workloads, templates and config, secrets decrypted. */
   async load(): Promise<StackView> {
-    const ws = await this.ws();
-    const [state, configMap] = await Promise.all([ws.exportStack(this.stackName), ws.getAllConfig(this.stackName)]);
+    const stack = this.stackName;
+    const [state, configMap] = await Promise.all([
+      pulumiJsonAt<ExportedStack>(["stack", "export", "--show-secrets"], this.place, { stack }),
+      pulumiJsonAt<Record<string, { value?: unknown }>>(["config", "--json", "--show-secrets"], this.place, { stack }),
+    ]);
     const values = new Map(
       Object.entries(configMap).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value] as const] : [])),
     );
     const workloads: ManagedWorkload[] = [];
-    for (const r of (state as unknown as ExportedStack).deployment.resources ?? []) {
+    for (const r of state.deployment.resources ?? []) {
       if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id || !isManagedRecord(r)) continue;
       const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
       const outputs = r.outputs ?? {};
@@ -105,13 +100,12 @@ export class StackSource {
     };
   }
 
-  /** The backend URL (`PULUMI_BACKEND_URL`, else the login's: `whoAmI`, asked once). */
+  /** The backend URL (`PULUMI_BACKEND_URL`, else the login's: `pulumi whoami`, asked once). */
   private backendUrl(): Promise<string> {
     const fromEnv = this.env.PULUMI_BACKEND_URL;
     if (fromEnv) return Promise.resolve(fromEnv);
-    this.backend ??= this.ws()
-      .then((ws) => ws.whoAmI())
-      .then((who) => who.url ?? "");
+    // A failure is not kept: the next call tries again.
+    this.backend ??= pulumiJsonAt<{ url?: string }>(["whoami", "--json"], this.place).then((who) => who.url ?? "");
     this.backend.catch(() => (this.backend = undefined));
     return this.backend;
   }
@@ -121,7 +115,7 @@ export class StackSource {
     const backend = await this.backendUrl();
     if (!backend.startsWith("file://")) return undefined;
     const root = backend.slice("file://".length).replace(/^~/, this.env.HOME ?? "~");
-    const project = (await (await this.ws()).projectSettings()).name;
+    const project = projectNameAt(this.place);
     const stack = this.stackName.slice(this.stackName.lastIndexOf("/") + 1);
     return { dir: path.join(root, ".pulumi"), stack, project };
   }
@@ -129,7 +123,7 @@ export class StackSource {
   /** The stack's summary on a backend other than a file one (one `pulumi stack ls`). */
   private async summary(): Promise<{ lastUpdate?: string; updateInProgress?: boolean; resourceCount?: number }> {
     const short = this.stackName.slice(this.stackName.lastIndexOf("/") + 1);
-    const all = await (await this.ws()).listStacks();
+    const all = await listStacksAt(this.place);
     return all.find((s) => s.name === this.stackName || s.name.endsWith(`/${short}`) || s.name === short) ?? {};
   }
 
@@ -172,10 +166,24 @@ export class StackSource {
 
   /** The workspace's selected stack (`pulumi stack ls`'s current one). */
   async selected(): Promise<string> {
-    const current = await (await this.ws()).stack();
+    const current = (await listStacksAt(this.place)).find((s) => s.current);
     if (!current) throw new Error("no stack is selected here: name one with --stack, or run `pulumi stack select`");
     return current.name;
   }
+}
+
+/** A stack of `pulumi stack ls --json`. */
+export interface StackSummary {
+  name: string;
+  current?: boolean;
+  lastUpdate?: string;
+  updateInProgress?: boolean;
+  resourceCount?: number;
+}
+
+/** The stacks of the project at `place` (`pulumi stack ls --json`). */
+export function listStacksAt(place: StackPlace): Promise<StackSummary[]> {
+  return pulumiJsonAt<StackSummary[]>(["stack", "ls", "--json"], place);
 }
 
 /** The time of the first of `files` that exists, as text ("" when none does). */

@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 export const ROOT = join(__dirname, "../..");
 
 /** What processes the tests start run from dist/: the service CLI, the provider, the import CLI. */
-const SOURCE_ROOTS = ["index.ts", "sdk", "provider", "server", "cli", "testing", "watch", "rehearse"];
+const SOURCE_ROOTS = ["index.ts", "sdk", "provider", "server", "cli", "testing", "watch", "rehearse", "automation"];
 
 function sources(path: string): string[] {
   if (!statSync(path).isDirectory()) return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
