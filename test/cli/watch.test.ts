@@ -134,11 +134,16 @@ describe("pulumi-wws watch", () => {
       ["web", "update", ["memory"]],
     ]);
 
-    // A `pulumi up` of the stack (the VM declared with 3 CPUs) is not drift.
+    // A `pulumi up` of the stack (the VM declared with 3 CPUs) is not drift: the watch learns the
+    // record it wrote, so a change after it is found against 3 CPUs, and nothing is said of the up.
     s.setProgram(program(3));
     await upOk(s.stack);
-    await sleep(2500);
-    expect(watch.findings).toHaveLength(3);
+    await changeLive(ops, "vm", { cpus: 5 });
+    const afterUp = await until("the VM's change after the up", () =>
+      watch.findings.find((f) => fieldsOf(f)[0]?.[2] === 5),
+    );
+    expect(fieldsOf(afterUp)).toEqual([["cpus", 3, 5]]);
+    expect(watch.findings).toHaveLength(4);
 
     // The service restarts: the watch compares everything when its stream is back, and goes on.
     await service.restart(300);
@@ -148,7 +153,7 @@ describe("pulumi-wws watch", () => {
       watch.findings.find((f) => fieldsOf(f)[0]?.[2] === 4),
     );
     expect(fieldsOf(vm)).toEqual([["cpus", 3, 4]]);
-    expect(watch.findings).toHaveLength(4);
+    expect(watch.findings).toHaveLength(5);
     await ops.restartWorkload("web");
     const restarted = await until("the restart", () => watch.findings.find((f) => f.kind === "restarted"));
     expect(restarted).toMatchObject({ resource: 'Pod "web"', actor: "ops-laptop" });
