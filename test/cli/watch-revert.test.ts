@@ -60,6 +60,8 @@ const of = (w: Watcher, resource: string, kind: Finding["kind"]): Finding | unde
 
 describe("pulumi-wws watch --revert", () => {
   let service: RestartableService;
+  /** The one workspace, shared by both cases (each stack manages workloads of its own ids). */
+  let ws: { name: string; apiKey: string };
   const kept: Array<{ cleanup(): void }> = [];
   const watchers: Watcher[] = [];
 
@@ -71,6 +73,7 @@ describe("pulumi-wws watch --revert", () => {
       keyFor: () => STACK_KEY,
       service: { keys: { "wrevert-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
     });
+    ws = service.workspace();
   });
 
   afterAll(async () => {
@@ -81,7 +84,6 @@ describe("pulumi-wws watch --revert", () => {
   });
 
   it("puts back only the stack's record, says reverted only once read back, and leaves alone what it must", async () => {
-    const ws = service.workspace();
     const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
     await ops.upsertWorkload("pod", { id: "ext", image: "nginx:1.27", memory: "256Mi" });
     const s = await fileProgramStack("wws-revert");
@@ -220,7 +222,6 @@ describe("pulumi-wws watch --revert", () => {
   });
 
   it("names the person who changes a workload during a revert, never the revert's own update", async () => {
-    const ws = service.workspace();
     const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
     const s = await fileProgramStack("wws-revert-actor");
     kept.push(s);
