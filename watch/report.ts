@@ -1,5 +1,5 @@
 import type { Difference } from "./compare";
-import type { Verdict } from "./core";
+import { byPerson, type Verdict } from "./core";
 import { changedBackFinding, findingsOf, signatureOf, type Cause, type Finding } from "./finding";
 import type { ManagedWorkload } from "./stack";
 
@@ -88,9 +88,10 @@ export class FindingReporter {
     if (!this.reported.has(w.urn)) this.reported.set(w.urn, new Set());
     for (const f of findingsOf(diffs, w, cause, new Date())) {
       if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
-      // Found by a comparison no row asked for (the start, a reconnect): the row of the change may
-      // still be on its way, and names who made it. Held that long; reported as found if none came.
-      if (cause.actor === undefined) this.hold(w.urn, () => this.reportOnce(w, f, diffs));
+      // Found by a comparison no row of a person asked for (the start, a reconnect, the reconciler's
+      // phase row of an earlier change): the row of the change may still be on its way, and names
+      // who made it. Held that long; reported as found if none came.
+      if (!byPerson(cause)) this.hold(w.urn, () => this.reportOnce(w, f, diffs));
       else this.reportOnce(w, f, diffs);
     }
   }

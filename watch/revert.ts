@@ -14,6 +14,8 @@ interface ReverterHooks {
   locked(stack: string): Promise<boolean>;
   relearn(): Promise<void>;
   place(stack: string): StackPlace;
+  /** The revert's update of `urn` begins: its row is the watch's own, not a person's change. Returns its end. */
+  writing(urn: string): () => void;
 }
 
 const LOCK_POLL_MS = 500;
@@ -162,8 +164,14 @@ export class Reverter {
       // Planned again on a fresh read: the preview took seconds.
       const fresh = await this.plan(seam, record, drifted);
       if (fresh === undefined) return undefined;
-      await seam.putBack(record.id, fresh.live, record.inputs);
-      const back = await seam.read(record.id, record.outputs);
+      const written = this.hooks.writing(f.urn);
+      let back: Awaited<ReturnType<RevertSeam["read"]>>;
+      try {
+        await seam.putBack(record.id, fresh.live, record.inputs);
+        back = await seam.read(record.id, record.outputs);
+      } finally {
+        written();
+      }
       const after = back && seam.changesToRecord(back, record.inputs);
       const still = fresh.fields.filter((k) => !after || after.updates.includes(k) || after.replaces.includes(k));
       if (still.length > 0)

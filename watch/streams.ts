@@ -21,6 +21,8 @@ export interface GroupHooks {
   seeing(group: StreamGroup, why: string): void;
   /** A problem that is not the watch's business to act on (a catch-up read failed). */
   status(line: string): void;
+  /** Whether `row` of `key` is the watch's own write (a revert's update): no change by a person. */
+  ownRow(group: StreamGroup, key: string, row: ActivityRow): boolean;
 }
 
 export type Subscribe = (
@@ -254,6 +256,7 @@ export class StreamGroup {
     if (key === undefined) return this.hooks.touch(this, "*", cause);
     this.rowsNameTargets = true;
     if (!this.keys.has(key)) return;
+    if (this.hooks.ownRow(this, key, row)) return this.hooks.touch(this, [key], {});
     this.noteRow(key, row, cause);
     this.hooks.touch(this, [key], cause);
   }
@@ -299,7 +302,8 @@ export class StreamGroup {
         for (const row of await this.conn.client().listActivity({ after, limit: 1000 })) {
           const key = targetKey(row);
           const cause = rowCause(row);
-          if (key !== undefined && this.keys.has(key)) this.noteRow(key, row, cause);
+          if (key !== undefined && this.keys.has(key) && !this.hooks.ownRow(this, key, row))
+            this.noteRow(key, row, cause);
         }
       } catch (err) {
         this.hooks.status(

@@ -1,4 +1,4 @@
-import { EventHub } from "../sdk";
+import { EventHub, type ActivityRow } from "../sdk";
 import { compareWorkload, type Difference } from "./compare";
 import { byPerson, decide, statusLine } from "./core";
 import type { Cause, Finding } from "./finding";
@@ -10,6 +10,7 @@ import { FindingReporter } from "./report";
 import { Reverter } from "./revert";
 import type { ManagedWorkload } from "./stack";
 import type { WatchOptions } from "./options";
+import { OwnWrites } from "./own-writes";
 import { keyOf, StreamGroup, type StreamSight, type Subscribe } from "./streams";
 import type { WatchedConnection } from "../provider/dynamic/watch-seam";
 
@@ -45,6 +46,8 @@ export class Watch {
   private readonly findings: FindingReporter;
   private readonly queue: WorkQueue<string>;
   private readonly reverter: Reverter;
+  /** The reverts' own updates, whose rows name no person's change. */
+  private readonly ownWrites = new OwnWrites();
   private readonly env: NodeJS.ProcessEnv;
   private timers: NodeJS.Timeout[] = [];
   private readonly waitingFor = new Set<string>();
@@ -83,6 +86,7 @@ export class Watch {
       locked: (stack) => this.book.reader(stack).locked(),
       relearn: () => this.relearn(true),
       place: (stack) => this.place(stack),
+      writing: (urn) => this.ownWrites.begin(urn),
     });
   }
 
@@ -106,6 +110,7 @@ export class Watch {
   async stop(): Promise<void> {
     this.stopped = true;
     this.reverter.stop();
+    this.ownWrites.stop();
     this.queue.stop();
     for (const t of this.timers) clearInterval(t);
     this.findings.stop();
@@ -247,6 +252,8 @@ export class Watch {
       blind: (g: StreamGroup, why: string) => this.sight(g, "blind", why),
       seeing: (g: StreamGroup, why: string) => this.sight(g, "watching-again", why),
       status: (line: string) => this.say(line),
+      ownRow: (g: StreamGroup, key: string, row: ActivityRow) =>
+        (g.keys.get(key) ?? []).some((urn) => this.ownWrites.isOwn(urn, row)),
     };
   }
 

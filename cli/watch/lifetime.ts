@@ -25,7 +25,9 @@ export function watchLifetime(env: NodeJS.ProcessEnv): Lifetime {
     resolve(why);
   };
   const handlers = STOP_SIGNALS.map((s) => [s, () => stop(s)] as const);
-  for (const [s, h] of handlers) process.once(s, h);
+  // Kept until released, not `once`: execa's signal-exit, loaded by a `pulumi` run under way, kills
+  // the process again with the signal when it finds itself the signal's only listener.
+  for (const [s, h] of handlers) process.on(s, h);
   const parent = process.ppid;
   const poll =
     env.npm_command !== undefined

@@ -39,7 +39,7 @@ export async function runWatch(args: WatchArgs, env: NodeJS.ProcessEnv, io: Io):
     const onFinding = (f: Finding): void => {
       io.out(args.json ? JSON.stringify(f) : `${now()} ${lineOf(f)}`);
       deliver.onFinding(f);
-      if (args.exitOnDrift && f.kind !== "reverted") finish(DRIFT_EXIT);
+      if (args.exitOnDrift) finish(DRIFT_EXIT);
     };
     // What a `pulumi` command killed by the same Ctrl-C says is no news once stopping.
     const say = (line: string): void =>

@@ -60,6 +60,8 @@ const of = (w: Watcher, resource: string, kind: Finding["kind"]): Finding | unde
 
 describe("pulumi-wws watch --revert", () => {
   let service: RestartableService;
+  /** The one workspace, shared by both cases (each stack manages workloads of its own ids). */
+  let ws: { name: string; apiKey: string };
   const kept: Array<{ cleanup(): void }> = [];
   const watchers: Watcher[] = [];
 
@@ -71,6 +73,7 @@ describe("pulumi-wws watch --revert", () => {
       keyFor: () => STACK_KEY,
       service: { keys: { "wrevert-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
     });
+    ws = service.workspace();
   });
 
   afterAll(async () => {
@@ -81,7 +84,6 @@ describe("pulumi-wws watch --revert", () => {
   });
 
   it("puts back only the stack's record, says reverted only once read back, and leaves alone what it must", async () => {
-    const ws = service.workspace();
     const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
     await ops.upsertWorkload("pod", { id: "ext", image: "nginx:1.27", memory: "256Mi" });
     const s = await fileProgramStack("wws-revert");
@@ -216,6 +218,58 @@ describe("pulumi-wws watch --revert", () => {
         OPS_KEY,
       }),
     ).toEqual([]);
+    await ops.close();
+  });
+
+  it("names the person who changes a workload during a revert, never the revert's own update", async () => {
+    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
+    const s = await fileProgramStack("wws-revert-actor");
+    kept.push(s);
+    await s.stack.setAllConfig({
+      "wws:baseUrl": { value: service.url },
+      "wws:workspace": { value: ws.name },
+      "wws:apiKey": { value: ws.apiKey, secret: true },
+    });
+    s.setProgram(
+      `const wws = require("pulumi-wws");\n` +
+        `new wws.Pod("a", { image: "nginx:1.27", memory: "256Mi" });\n` +
+        `new wws.Pod("b", { image: "nginx:1.27", memory: "256Mi" });\n`,
+    );
+    await upOk(s.stack);
+    const w = startWatch(s.stack);
+    watchers.push(w);
+    await until("the watch to start", () => w.status.some((l) => /watching 2 workloads/.test(l)), 60_000);
+    const drift = (id: string, memory: string) =>
+      w.findings.find((f) => f.kind === "drift" && f.id.endsWith(`/${id}`) && f.fields?.[0]?.live === memory);
+    // 1. During a revert's preview: a change of the same workload and one of another.
+    await changeLive(ops, "a", { memory: "1Gi" });
+    await until("a's drift", () => drift("a", "1Gi"));
+    await changeLive(ops, "a", { memory: "2Gi" });
+    await changeLive(ops, "b", { memory: "1Gi" });
+    await until("a's revert", () => of(w, 'Pod "a"', "reverted"), REVERT_TIMEOUT_MS);
+    // 2. Just after the revert of b sends its update (the stack's key: its row names "api"): reads
+    // are slowed, so that the comparison its row asks for sees the next change by ops-laptop.
+    await service.ctl.setFaults({ latencyMs: 3000, methods: ["GET"] });
+    await until(
+      "b's revert sent",
+      async () => (await service.ctl.workload(ws.name, "b"))?.spec.memory === "256Mi",
+      REVERT_TIMEOUT_MS,
+    );
+    await ops.upsertWorkload("pod", { id: "b", image: "nginx:1.27", memory: "512Mi" });
+    await until("b's second drift", () => drift("b", "512Mi"), REVERT_TIMEOUT_MS);
+    await service.ctl.clearFaults();
+    const actors = ["a:1Gi", "a:2Gi", "b:1Gi", "b:512Mi"].map(
+      (c) => `${c} by ${drift(...(c.split(":") as [string, string]))?.actor}`,
+    );
+    expect(actors).toEqual([
+      "a:1Gi by ops-laptop",
+      "a:2Gi by ops-laptop",
+      "b:1Gi by ops-laptop",
+      "b:512Mi by ops-laptop",
+    ]);
+    expect(w.findings.filter((f) => f.actor !== "ops-laptop")).toEqual([]);
+    w.proc.kill("SIGTERM");
+    expect(await w.exited).toBe(0);
     await ops.close();
   });
 });

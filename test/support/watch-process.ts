@@ -20,6 +20,8 @@ export interface WatchProcessOptions {
   pathFirst?: string;
   /** Variables added to the stack's environment (`WWS_WEBHOOK_SECRET`). */
   env?: Record<string, string>;
+  /** In a process group of its own, as a terminal runs it: a Ctrl-C is `process.kill(-pid, "SIGINT")`, reaching its `pulumi` runs too. */
+  detached?: boolean;
 }
 
 function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
@@ -38,7 +40,11 @@ export function startWatchProcess(stack: Stack, args: string[], options: WatchPr
   const main = options.cli ?? path.join(workDir, "node_modules/pulumi-wws/dist/cli/main.js");
   const env = { ...process.env, ...envVars, ...options.env };
   if (options.pathFirst) env.PATH = `${options.pathFirst}${path.delimiter}${envVars.PATH ?? process.env.PATH}`;
-  const proc = spawn(process.execPath, [main, "watch", "--json", "--stack", "local", ...args], { cwd: workDir, env });
+  const proc = spawn(process.execPath, [main, "watch", "--json", "--stack", "local", ...args], {
+    cwd: workDir,
+    env,
+    detached: options.detached,
+  });
   const exited = new Promise<number>((resolve) => proc.on("exit", (code) => resolve(code ?? -1)));
   const w: WatchProcess = { proc, findings: [], status: [], notJson: [], exited };
   eachLine(proc.stdout!, (l) => {
