@@ -24,6 +24,8 @@ const RUN_ELSEWHERE: Record<string, string> = {
     "the provider text each resource's state records: test/provider/resources/serialize.test.ts",
   'import { startService, ControlClient } from "pulumi-wws/server";':
     "the service started in a process: test/server/options.test.ts",
+  'const { createHmac, timingSafeEqual } = require("node:crypto");':
+    "a webhook receiver's check of the signature: test/watch/deliver/rules.test.ts runs it on the signature cases",
   'const db = wws.Database.get("shared-db", "team/orders-db");':
     "a read of what another stack manages: test/e2e/reads.test.ts runs get and every function on two stacks",
 };

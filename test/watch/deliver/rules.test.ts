@@ -10,6 +10,8 @@ import type { Finding } from "../../../watch/finding";
 import type { StreamSight } from "../../../watch/streams";
 import { parsePrometheusText } from "../../support/prometheus-text";
 import { retryAfterMs } from "../../../watch/deliver/webhook-post";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const SCHEDULE: RetrySchedule = { initialMs: 1000, maxDelayMs: 30_000, retryForMs: 600_000 };
 const lowest = () => 0;
@@ -56,6 +58,15 @@ describe("nextAttempt (the webhook's retry schedule)", () => {
   });
 });
 
+/** The README's receiver-side check (`signedBy`), as written there. */
+function readmeSignedBy(): (secret: string, body: string, header: string | undefined) => boolean {
+  const readme = readFileSync(join(__dirname, "../../../README.md"), "utf8");
+  const block = /```js\n((?:(?!```)[\s\S])*function signedBy(?:(?!```)[\s\S])*)```/.exec(readme)?.[1];
+  if (!block) throw new Error("README.md has no signedBy snippet");
+  const source = block.replace(/^ {2}/gm, "");
+  return new Function("require", `${source}\nreturn signedBy;`)(require) as ReturnType<typeof readmeSignedBy>;
+}
+
 describe("the webhook signature", () => {
   // HMAC-SHA256("It's a Secret to Everybody", "Hello, World!"): the example GitHub documents for its own.
   const GITHUB_EXAMPLE = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
@@ -69,6 +80,7 @@ describe("the webhook signature", () => {
     ["no sha256= prefix", "It's a Secret to Everybody", "Hello, World!", GITHUB_EXAMPLE.slice(7), false],
   ])("%s", (_name, secret, body, header, ok) => {
     expect(verifySignature(secret, body, header)).toBe(ok);
+    expect(readmeSignedBy()(secret, body, header)).toBe(ok);
   });
 
   it("should sign the raw bytes: the same object serialized otherwise does not verify", () => {
