@@ -1,36 +1,25 @@
 /**
  * When a wait reads `/status`: the rule, as a pure function of plain state and one event.
  *
- * Why it exists: the event stream is only a doorbell, and on a service that follows only the
- * published spec it rings for everyone. Its activity rows name no workload, so every waiter of a
- * workspace would otherwise read at every row of any workload. This rule decides, for one waiter,
- * which rings are worth a read and when; `StatusObserver` keeps the state, owns the timers and
- * does the reads. Readiness itself is never decided here (see `condition.ts`).
+ * Why: the event stream is only a doorbell, and on a spec-only service its rows name no workload,
+ * so every waiter would read at every row. This rule decides, for one waiter, which rings are worth
+ * a read and when; `StatusObserver` keeps the state, owns the timers and does the reads.
+ * Readiness itself is never decided here (see `condition.ts`).
  *
  * Words used across `sdk/wait/`:
  * - **burst**: the events that arrive within `debounceMs` of a first one; they are taken together,
  *   one decision (and at most one read) per burst.
- * - **untargeted** event: one that may be this workload's or any other's: an activity row that
- *   names no workload, and `spec-changed` on a stream that never names one. Reads for them are
- *   spaced: `untargetedReadMinMs` after the previous such read at first, doubling up to
- *   `untargetedReadMaxMs` while they find nothing new; a read that finds the phase changed starts
- *   the spacing again (the workload is moving: the rows were likely its own). Within
- *   `JUST_REQUESTED_MS` of an update's or restart's request, while the last read found the workload
- *   in a phase the wait cannot end in (`Restarting`, `Pending`, `Provisioning`), the spacing grows
- *   no further than its second step: the next row is likely its landing, and the rows of the
- *   requests sent beside it (a `pulumi up` restarting ten pods) would otherwise have spaced the read
- *   that sees it. At most one read per 200-300 ms then, for those 2 s.
- * - **freshness**: whether a record is about the request or from before it (`condition.ts`).
- * - **settle**: taking a `Running` record without evidence of freshness, once the rule of
- *   `settle.ts` allows it; the waiter asks for a read at that time (`settle-at`).
+ * - **untargeted** event: one that may be this workload's or any other's (a row that names no
+ *   workload; `spec-changed` on a stream that never names one). Reads for them are spaced from
+ *   `untargetedReadMinMs`, doubling up to `untargetedReadMaxMs` while they find nothing new; a read
+ *   that finds the phase changed starts the spacing again. Just after a request see `JUST_REQUESTED_MS`.
+ * - **freshness** of a record: about the request or from before it (`condition.ts`); **settle**:
+ *   taking a `Running` record without it once `settle.ts` allows (a read at `settle-at`).
  *
- * Reads happen: once at start (after subscribing, so nothing between the read and the
- * subscription is missed); when the stream (re)opens (events while it was down may be lost);
- * after a burst worth a look; for untargeted bursts, spaced; at the settle time the waiter asks
- * for; and by poll: backoff `pollMinMs`→`pollMaxMs` while the stream is down or closed,
- * `safetyPollMs` while it is open, `pollIntervalMs` in mode `poll`, the backoff again after a
- * failed read. Every backoff is jittered (`backoffDelay`): every wait of a process sees the stream
- * drop, or an untargeted row, at the same instant, and must not read in lockstep with the others.
+ * Reads happen: once at start (after subscribing); when the stream (re)opens; after a burst worth
+ * a look; for untargeted bursts, spaced; at the settle time the waiter asks for; and by poll
+ * (`pollMinMs`→`pollMaxMs` backoff while the stream is down, `safetyPollMs` while it is open,
+ * `pollIntervalMs` in mode `poll`). Every backoff is jittered (`backoffDelay`): waits must not read in lockstep.
  * Invariants: at most one read in flight, and a trigger during a read is served by one more read
  * after it (its answer may predate the trigger); no read starts before a `Retry-After` hold ends.
  */
@@ -54,7 +43,9 @@ export interface ReadRules {
 /**
  * Just after its request, a workload read in a phase its wait cannot end in (`Restarting`,
  * `Pending`, `Provisioning`) is about to land: for this long after the request, the spacing of
- * untargeted reads grows no further than its second step while the last read found it so.
+ * untargeted reads grows no further than its second step while the last read found it so (else the
+ * rows of the requests sent beside it, a `pulumi up` restarting ten pods, would space the read that
+ * sees it): at most one read per 200-300 ms then.
  */
 export const JUST_REQUESTED_MS = 2 * 1000; // 2 s
 const JUST_REQUESTED_MAX_STEP = 2;
