@@ -56,7 +56,8 @@ export class MissingRecords {
   constructor(
     /** Where the warning goes: the Stack row (`ProgressReporter.delivered` without a URN); resolves once it is there. */
     private readonly warn: (text: string) => Promise<void>,
-    private readonly quietMs = 250,
+    /** Long enough that a template's `diff` (which finds it) on a loaded machine joins its workloads' warning. */
+    private readonly quietMs = 1000,
   ) {}
 
   /**
