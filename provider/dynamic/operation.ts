@@ -31,7 +31,10 @@ export function budgetOf(kind: OperationKind): TimeoutOperation {
   return kind === "read" ? "update" : kind;
 }
 
-export function startOperation(ctx: ProviderContext, what: string, timeoutMs: number, urn?: string): Operation {
+/** What an operation takes of the provider's context: the clock, the deployment's cancel signal, the rows. */
+export type OperationAccess = Pick<ProviderContext, "now" | "cancelled" | "progress">;
+
+export function startOperation(ctx: OperationAccess, what: string, timeoutMs: number, urn?: string): Operation {
   const deadline = ctx.now() + timeoutMs;
   return {
     what,

@@ -6,7 +6,7 @@ import type { Props } from "../inputs/props";
 import type { ResolvedConnection } from "../service/connection";
 import { containsUnknown } from "../inputs/unknown";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
-import { reachService } from "../service/check-live";
+import { reachService, type ServiceReach } from "../service/check-live";
 import { planCreate, readCreateFacts, type ImportRefused } from "./create-plan";
 import { describeWorkload, parseWorkload, type WorkloadModel } from "../workloads/model";
 
@@ -49,7 +49,7 @@ export function importRefusal(m: WorkloadModel, workspace: string, refused: Impo
  * let it through unchecked; `check` runs again at `up`. `connection`: the settings as `check` resolved them.
  */
 export async function checkImportOption(
-  ctx: ProviderContext,
+  ctx: ServiceReach & Pick<ProviderContext, "declarations" | "now">,
   proofs: ImportProofs,
   olds: Props,
   envelope: Envelope,

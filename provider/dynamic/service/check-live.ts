@@ -10,13 +10,24 @@ import { containsUnknown } from "../inputs/unknown";
 import { statusIfTaken } from "./taken-id";
 import { sharedSpec } from "./shared-spec";
 
+/** What reaching the service at `check` takes of the provider's context: its clients and the checks made once per connection. */
+export type ServiceReach = Pick<ProviderContext, "client" | "preflight">;
+
+/** What a `check`'s reads take of the provider's context to bound them: the clock and the deployment's cancel signal. */
+export type PreflightClock = Pick<ProviderContext, "now" | "cancelled">;
+
+/** What the checks against the service take of the provider's context. */
+export type ServiceChecks = ServiceReach &
+  PreflightClock &
+  Pick<ProviderContext, "declarations" | "capacity" | "progress">;
+
 /**
  * The client of the connection `r` makes (the settings as `check` resolved them), once the service
  * answered a read with it; or the failure that says why not; undefined while a setting is not
  * known or not valid (`check` reports those itself).
  */
 export async function reachService(
-  ctx: ProviderContext,
+  ctx: ServiceReach,
   r: ResolvedConnection,
 ): Promise<{ client: WorkspaceClient; conn: Connection } | { failure: Failure } | undefined> {
   const conn = r.conflict ? undefined : connectionOf(r);
@@ -33,7 +44,7 @@ export async function reachService(
  * `urn`: the resource's, from the class's envelope.
  */
 export async function checkAgainstService(
-  ctx: ProviderContext,
+  ctx: ServiceChecks,
   olds: Props,
   urn: string | undefined,
   inputs: Props,
@@ -68,7 +79,7 @@ export async function checkAgainstService(
  * scope could ever hold it, a warning on its row when the plan cannot place it (service/capacity.ts).
  */
 async function checkCapacity(
-  ctx: ProviderContext,
+  ctx: Omit<ServiceChecks, "client" | "declarations">,
   client: WorkspaceClient,
   conn: Connection,
   olds: Props,
@@ -104,7 +115,7 @@ async function checkCapacity(
 }
 
 /** The live spec of the workload `inputs` names (one read of the workspace shared by the deployment's checks). */
-async function liveVm(ctx: ProviderContext, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
+async function liveVm(ctx: PreflightClock, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
   const spec = await sharedSpec(client, call, { maxAgeMs: PREFLIGHT_BUDGET_MS, now: ctx.now }).catch(() => undefined);
   return spec?.workloads.find((w) => w.id === inputs.workloadId)?.spec;

@@ -6,7 +6,11 @@ import type { ProviderContext } from "../context";
  * does not answer, or answers 429/5xx), a line says so with the last error, at least every 15 s,
  * instead of a silent wait until the operation's deadline.
  */
-export function noteRetries(ctx: ProviderContext, what: string, urn?: string): (notice: RetryNotice) => void {
+export function noteRetries(
+  ctx: Pick<ProviderContext, "now" | "progress">,
+  what: string,
+  urn?: string,
+): (notice: RetryNotice) => void {
   const failures = new FailureStreak();
   return (n) => {
     const now = ctx.now();

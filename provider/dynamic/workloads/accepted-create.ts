@@ -5,7 +5,7 @@ import {
   type WorkloadStatus,
   type WorkspaceClient,
 } from "../../../sdk";
-import type { ManagedContext } from "../context";
+import type { ProviderContext } from "../context";
 import type { CredentialVault } from "../credentials/digest";
 import { ResourceInitError } from "../engine/init-error";
 import { clauseOf } from "../inputs/failures";
@@ -14,7 +14,7 @@ import type { Operation, OperationKind } from "../operation";
 import { requestBodyOf } from "./body";
 import { describeWorkload, writeWorkload, type WorkloadModel } from "./model";
 import { recorded } from "./recorded-status";
-import { awaitWorkload } from "./wait";
+import { awaitWorkload, type WaitAccess } from "./wait";
 
 /** The status a failed wait saw last, when the error carries it. */
 function lastStatusOf(err: unknown): WorkloadStatus | undefined {
@@ -30,7 +30,7 @@ function lastStatusOf(err: unknown): WorkloadStatus | undefined {
  * sends the create again when the service does not hold it.
  */
 export function acceptedCreates(
-  ctx: ManagedContext,
+  ctx: WaitAccess & Pick<ProviderContext, "now" | "cancelled">,
   credentials: CredentialVault,
   begin: (m: WorkloadModel, kind: OperationKind) => Operation,
 ) {

@@ -4,6 +4,9 @@ import { formatId } from "../inputs/ids";
 import type { Operation } from "../operation";
 import { describeWorkload, type WorkloadModel } from "./model";
 
+/** What a workload's wait takes of the provider's context: the rows, the deletes' URNs, the waiter's settings. */
+export type WaitAccess = Pick<ProviderContext, "progress" | "deleteUrns" | "waitTiming">;
+
 /**
  * Waits for the workload of `m` to be ready (or gone), telling the user what is awaited and
  * each phase change, until the deadline of the operation `op` it is part of: the time its calls
@@ -11,7 +14,7 @@ import { describeWorkload, type WorkloadModel } from "./model";
  * into the inputs: the dynamic provider host does not pass them on).
  */
 export async function awaitWorkload(
-  ctx: ProviderContext,
+  ctx: WaitAccess,
   client: WorkspaceClient,
   m: WorkloadModel,
   until: "ready" | "gone",
