@@ -12,7 +12,7 @@ import { ensureBuilt } from "../support/build";
 import { fileProgramStack, sleep, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import { parsePrometheusText, sampleValue } from "../support/prometheus-text";
-import { WebhookReceiver, type Received } from "../support/webhook-receiver";
+import { WebhookReceiver, type Received } from "../../bench/webhook-receiver";
 import { startWatchProcess, type WatchProcess } from "../support/watch-process";
 import { changeLive, upOk } from "../support/watch-stack";
 

@@ -4,7 +4,7 @@ import { WebhookSink, FINDING_ID_HEADER, type DropReason } from "../../../watch/
 import { verifySignature, SIGNATURE_HEADER } from "../../../watch/deliver/webhook-signature";
 import { webhookTarget } from "../../../watch/deliver/webhook-target";
 import type { Finding } from "../../../watch/finding";
-import { WebhookReceiver } from "../../support/webhook-receiver";
+import { WebhookReceiver } from "../../../bench/webhook-receiver";
 import { pollUntil } from "../../support/poll";
 import { startForwardProxy } from "../../support/forward-proxy";
 import { webhookDispatcher } from "../../../watch/deliver/webhook-post";
