@@ -197,8 +197,3 @@ function mtimeOf(files: string[]): string {
   }
   return "";
 }
-
-/** The project of a stack's URNs (`urn:pulumi:<stack>::<project>::…`). */
-export function projectOf(urn: string): string {
-  return urn.split("::")[1] ?? "";
-}
