@@ -1,4 +1,5 @@
-import type { ProviderContext } from "../context";
+import type { DeploymentClock } from "../operation";
+import type { Declarations } from "./declarations";
 import { failureAt, type Failure } from "../inputs/failures";
 import { formatId } from "../inputs/ids";
 import type { Envelope } from "../inputs/envelope";
@@ -49,7 +50,7 @@ export function importRefusal(m: WorkloadModel, workspace: string, refused: Impo
  * let it through unchecked; `check` runs again at `up`. `connection`: the settings as `check` resolved them.
  */
 export async function checkImportOption(
-  ctx: ServiceReach & Pick<ProviderContext, "declarations" | "now">,
+  ctx: ServiceReach & Pick<DeploymentClock, "now"> & { readonly declarations: Declarations },
   proofs: ImportProofs,
   olds: Props,
   envelope: Envelope,

@@ -1,25 +1,30 @@
 import type { WorkspaceClient } from "../../../sdk";
 import { connectionOf, type Connection, type ResolvedConnection } from "./connection";
-import type { ProviderContext } from "../context";
+import type { Declarations } from "../ownership/declarations";
+import type { ProgressReporter } from "../engine/progress";
+import type { DeploymentClock } from "../operation";
+import type { CapacityPlan } from "./capacity";
 import { failureAt, type Failure } from "../inputs/failures";
 import { alreadyExistsMessage } from "../ownership/takeover";
 import { planCreate } from "../ownership/create-plan";
-import { PREFLIGHT_BUDGET_MS } from "./preflight";
+import { PREFLIGHT_BUDGET_MS, type Preflight } from "./preflight";
 import type { Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { statusIfTaken } from "./taken-id";
 import { sharedSpec } from "./shared-spec";
 
 /** What reaching the service at `check` takes of the provider's context: its clients and the checks made once per connection. */
-export type ServiceReach = Pick<ProviderContext, "client" | "preflight">;
-
-/** What a `check`'s reads take of the provider's context to bound them: the clock and the deployment's cancel signal. */
-export type PreflightClock = Pick<ProviderContext, "now" | "cancelled">;
+export interface ServiceReach {
+  client(connection: Connection): WorkspaceClient;
+  readonly preflight: Preflight;
+}
 
 /** What the checks against the service take of the provider's context. */
-export type ServiceChecks = ServiceReach &
-  PreflightClock &
-  Pick<ProviderContext, "declarations" | "capacity" | "progress">;
+export interface ServiceChecks extends ServiceReach, DeploymentClock {
+  readonly declarations: Declarations;
+  readonly capacity: CapacityPlan;
+  readonly progress: ProgressReporter;
+}
 
 /**
  * The client of the connection `r` makes (the settings as `check` resolved them), once the service
@@ -115,7 +120,7 @@ async function checkCapacity(
 }
 
 /** The live spec of the workload `inputs` names (one read of the workspace shared by the deployment's checks). */
-async function liveVm(ctx: PreflightClock, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
+async function liveVm(ctx: DeploymentClock, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
   const spec = await sharedSpec(client, call, { maxAgeMs: PREFLIGHT_BUDGET_MS, now: ctx.now }).catch(() => undefined);
   return spec?.workloads.find((w) => w.id === inputs.workloadId)?.spec;

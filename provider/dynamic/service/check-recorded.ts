@@ -1,7 +1,8 @@
 import { normalizedBaseUrl } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { DeploymentClock } from "../operation";
+import type { MissingRecords } from "./missing-records";
 import type { Props } from "../inputs/props";
-import { reachService, type PreflightClock, type ServiceReach } from "./check-live";
+import { reachService, type ServiceReach } from "./check-live";
 import { connectionOf, type ResolvedConnection } from "./connection";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import { sharedSpec } from "./shared-spec";
@@ -15,7 +16,9 @@ import { sharedSpec } from "./shared-spec";
 const SPEC_MAX_AGE_MS = 60 * 1000; // 60 s
 
 /** What the look for missing records takes of the provider's context. */
-type RecordChecks = ServiceReach & PreflightClock & Pick<ProviderContext, "missingRecords">;
+interface RecordChecks extends ServiceReach, DeploymentClock {
+  readonly missingRecords: MissingRecords;
+}
 
 /**
  * The record of `olds` (its place and its id at `idKey`), with the client and connection `r`
@@ -56,7 +59,7 @@ export async function considerRecordedWorkload(ctx: RecordChecks, olds: Props, r
  * (a setting unknown at preview, a spec the service does not serve).
  */
 export async function holdsWorkload(
-  ctx: PreflightClock & Pick<ProviderContext, "client">,
+  ctx: DeploymentClock & Pick<ServiceReach, "client">,
   r: ResolvedConnection,
   id: unknown,
 ): Promise<boolean | undefined> {

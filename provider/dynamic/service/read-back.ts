@@ -10,7 +10,7 @@ import {
   type WorkspaceClient,
   type WwsError,
 } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { ProgressReporter } from "../engine/progress";
 import { sameValue } from "../inputs/equal";
 import type { Operation } from "../operation";
 
@@ -24,7 +24,10 @@ function shortly(err: unknown): string {
 }
 
 /** What a read-back loop takes of the provider's context: the clock against the operation's deadline, the row it writes on. */
-type ReadBackAccess = Pick<ProviderContext, "now" | "progress">;
+interface ReadBackAccess {
+  now(): number;
+  readonly progress: ProgressReporter;
+}
 
 /** A loop's call (`the restart`) and what its read-back found (`its status shows no restart`). */
 interface ReadBackCall {

@@ -1,5 +1,5 @@
 import { FailureStreak, formatDuration, type RetryNotice } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { ProgressReporter } from "../engine/progress";
 
 /**
  * `CallOptions.onRetry` of one operation of `what`: while its calls keep failing (a service that
@@ -7,7 +7,7 @@ import type { ProviderContext } from "../context";
  * instead of a silent wait until the operation's deadline.
  */
 export function noteRetries(
-  ctx: Pick<ProviderContext, "now" | "progress">,
+  ctx: { now(): number; readonly progress: ProgressReporter },
   what: string,
   urn?: string,
 ): (notice: RetryNotice) => void {

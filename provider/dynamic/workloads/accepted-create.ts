@@ -5,12 +5,11 @@ import {
   type WorkloadStatus,
   type WorkspaceClient,
 } from "../../../sdk";
-import type { ProviderContext } from "../context";
 import type { CredentialVault } from "../credentials/digest";
 import { ResourceInitError } from "../engine/init-error";
 import { clauseOf } from "../inputs/failures";
 import type { Props } from "../inputs/props";
-import type { Operation, OperationKind } from "../operation";
+import type { DeploymentClock, Operation, OperationKind } from "../operation";
 import { requestBodyOf } from "./body";
 import { describeWorkload, writeWorkload, type WorkloadModel } from "./model";
 import { recorded } from "./recorded-status";
@@ -30,7 +29,7 @@ function lastStatusOf(err: unknown): WorkloadStatus | undefined {
  * sends the create again when the service does not hold it.
  */
 export function acceptedCreates(
-  ctx: WaitAccess & Pick<ProviderContext, "now" | "cancelled">,
+  ctx: WaitAccess & DeploymentClock,
   credentials: CredentialVault,
   begin: (m: WorkloadModel, kind: OperationKind) => Operation,
 ) {

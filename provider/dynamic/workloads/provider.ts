@@ -2,7 +2,7 @@ import { NotFoundError, type WorkloadType } from "../../../sdk";
 import { acceptedCreates } from "./accepted-create";
 import { checkWorkload } from "./check";
 import { resolveConnection, type Connection } from "../service/connection";
-import { connected } from "../service/connected";
+import { connected, type ServiceAccess } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
 import { classifyWorkloadChanges, diffOfChanges, notesOf, type WorkloadChanges } from "./diff";
@@ -66,7 +66,7 @@ function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: 
 
 /** Whether only settings changed, the base URL among them, and the service it names now does not hold the workload. */
 async function createsElsewhere(
-  ctx: Parameters<typeof holdsWorkload>[0] & Pick<ManagedContext, "sources">,
+  ctx: Parameters<typeof holdsWorkload>[0] & Pick<ServiceAccess, "sources">,
   changes: WorkloadChanges,
   news: Props,
 ): Promise<boolean> {

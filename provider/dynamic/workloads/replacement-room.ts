@@ -1,6 +1,16 @@
 import { HttpError, type FleetHosts, type WorkspaceClient } from "../../../sdk";
-import type { ProviderContext } from "../context";
-import { declaredFigures, freeFigures, noRoomIn, planVmOf, roomsOf, scopeOf, shown } from "../service/capacity";
+import type { DeleteUrns } from "../engine/deletes";
+import type { DeploymentClock } from "../operation";
+import {
+  type CapacityPlan,
+  declaredFigures,
+  freeFigures,
+  noRoomIn,
+  planVmOf,
+  roomsOf,
+  scopeOf,
+  shown,
+} from "../service/capacity";
 import type { Connection } from "../service/connection";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { fitTogether } from "../service/placement";
@@ -19,7 +29,7 @@ import type { Props } from "../inputs/props";
  * removal, `pulumi destroy`) is deleted as asked.
  */
 export async function refuseReplacementWithoutRoom(
-  ctx: Pick<ProviderContext, "deleteUrns" | "capacity" | "now" | "cancelled">,
+  ctx: DeploymentClock & { readonly deleteUrns: DeleteUrns; readonly capacity: CapacityPlan },
   client: WorkspaceClient,
   conn: Connection,
   resourceId: string,

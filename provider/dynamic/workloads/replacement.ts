@@ -1,4 +1,6 @@
-import type { ProviderContext } from "../context";
+import type { CapacityPlan } from "../service/capacity";
+import type { DeleteUrns } from "../engine/deletes";
+import type { ReplaceTargets } from "../engine/replace-targets";
 import type { Failure } from "../inputs/failures";
 import type { Envelope } from "../inputs/envelope";
 import type { Props } from "../inputs/props";
@@ -22,7 +24,11 @@ import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacem
  *   back before the new one is placed (service/capacity.ts).
  */
 export function checkReplacement(
-  ctx: Pick<ProviderContext, "declarations" | "replaceTargets" | "capacity">,
+  ctx: {
+    readonly declarations: Declarations;
+    readonly replaceTargets: ReplaceTargets;
+    readonly capacity: CapacityPlan;
+  },
   olds: Props,
   envelope: Envelope,
   inputs: Props,
@@ -57,7 +63,7 @@ function takenForItself(declarations: Declarations, urn: string, inputs: Props):
  * replace it. `pulumi destroy` and a resource removed from the program are deletes the user wrote.
  */
 export function refuseDeclaredDatabaseDelete(
-  ctx: Pick<ProviderContext, "deleteUrns" | "declarations">,
+  ctx: { readonly deleteUrns: DeleteUrns; readonly declarations: Declarations },
   resourceId: string,
   stored: Props,
 ): void {
