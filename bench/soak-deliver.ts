@@ -9,7 +9,7 @@
 import { startDelivery, type Delivery } from "../watch/deliver";
 import type { Finding } from "../watch/finding";
 import { sleep } from "./common";
-import { BenchReceiver, findingsCounted } from "./webhook-receiver";
+import { WebhookReceiver, findingsCounted } from "./webhook-receiver";
 
 const SCRAPE_EVERY_MS = 30_000;
 const OUTAGE_EVERY_MS = 6 * 60_000;
@@ -18,7 +18,7 @@ const OUTAGE_MS = 30_000;
 const ANSWER_LOST_WITHIN_MS = 2000;
 
 export class SoakDelivery {
-  readonly receiver: BenchReceiver;
+  readonly receiver: WebhookReceiver;
   private delivery: Delivery | undefined;
   private readonly findingIds: string[] = [];
   private scrapes = 0;
@@ -30,7 +30,7 @@ export class SoakDelivery {
   private readonly sayings: string[] = [];
 
   constructor(secret: string) {
-    this.receiver = new BenchReceiver(secret);
+    this.receiver = new WebhookReceiver({ secret, keep: false });
   }
 
   /** Starts the receiver and the watch's delivery (signed with `secret`, `/metrics` on a free port). */

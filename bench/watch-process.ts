@@ -20,7 +20,7 @@ import {
   workspaceKey,
 } from "./common";
 import type { DeployedWorkload } from "./watch-fleet-stacks";
-import { BenchReceiver, findingsCounted } from "./webhook-receiver";
+import { WebhookReceiver, findingsCounted } from "./webhook-receiver";
 
 /** One configuration of scenario 14, as measured. */
 export interface WatchProcessFigures {
@@ -102,7 +102,7 @@ export async function measureWatchProcess(o: {
   idleS: number;
   progress: (line: string) => void;
 }): Promise<WatchProcessFigures> {
-  const receiver = new BenchReceiver(SECRET);
+  const receiver = new WebhookReceiver({ secret: SECRET, keep: false });
   const webhookAt = new Map<string, number>();
   receiver.onFirst = (_id, body) => {
     const f = JSON.parse(body) as { kind: string; id: string; at: string; fields?: Array<{ live?: unknown }> };

@@ -5,7 +5,7 @@ import { classifyTemplateChanges } from "../provider/dynamic/templates/diff";
 import type { ProviderImpl } from "../provider/dynamic/types";
 import { WORKLOAD_RULES } from "../provider/fields/workload-rules";
 import { TEMPLATE_RULES } from "../provider/fields/template-fields";
-import type { ManagedWorkload } from "./stack";
+import type { ManagedResource } from "./stack";
 import { touchesSecret } from "./state-record";
 
 /** One field whose live value differs from the recorded one; `secret`: its values are not shown. */
@@ -27,7 +27,7 @@ export type Difference =
 const SECRET_PATH = /credential|password|passwd|apikey|secret|token/i;
 
 /** The fields the declarations (provider/fields/) keep secret: a login, the API key. */
-const DECLARED_SECRET: Record<ManagedWorkload["kind"], readonly string[]> = {
+const DECLARED_SECRET: Record<ManagedResource["kind"], readonly string[]> = {
   workload: WORKLOAD_RULES.secretKeys,
   template: TEMPLATE_RULES.secretKeys,
 };
@@ -36,7 +36,7 @@ const DECLARED_SECRET: Record<ManagedWorkload["kind"], readonly string[]> = {
  * Whether the values at `path` of `w` are never shown: the state keeps it (or something in it, or
  * around it) secret, its field is declared secret, or its name says it may hold a login.
  */
-export function isSecretField(w: Pick<ManagedWorkload, "kind" | "secretKeys">, path: string): boolean {
+export function isSecretField(w: Pick<ManagedResource, "kind" | "secretKeys">, path: string): boolean {
   const top = path.split(".")[0];
   return touchesSecret(path, w.secretKeys) || DECLARED_SECRET[w.kind].includes(top) || SECRET_PATH.test(path);
 }
@@ -57,7 +57,7 @@ function pathsOf(prefix: string, a: unknown, b: unknown, out: Array<{ path: stri
  * The provider's own read of `w`, then its own diff of the recorded inputs against the live ones
  * (the declarations of provider/fields/): what `pulumi preview --refresh` would show of it.
  */
-export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload): Promise<Difference[]> {
+export async function compareWorkload(provider: ProviderImpl, w: ManagedResource): Promise<Difference[]> {
   const read = await provider.read(w.id, w.recorded);
   if (!read.id || !read.props) return [{ kind: "deleted" }];
   const live = read.props;
@@ -81,7 +81,7 @@ export async function compareWorkload(provider: ProviderImpl, w: ManagedWorkload
 }
 
 /** The paths under `keys` where `live` differs from what `w` recorded, secrets marked. */
-function changedFields(w: ManagedWorkload, live: Record<string, unknown>, keys: string[]): FieldChange[] {
+function changedFields(w: ManagedResource, live: Record<string, unknown>, keys: string[]): FieldChange[] {
   const found: Array<{ path: string; a: unknown; b: unknown }> = [];
   for (const key of [...keys].sort()) pathsOf(key, w.recorded[key], live[key], found);
   return found.map((f) => ({

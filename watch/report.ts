@@ -1,7 +1,7 @@
 import type { Difference } from "./compare";
 import { byPerson, type Verdict } from "./core";
 import { changedBackFinding, findingsOf, signatureOf, type Cause, type Finding } from "./finding";
-import type { ManagedWorkload } from "./stack";
+import type { ManagedResource } from "./stack";
 
 /** How long a finding no row announced waits for the row that names who made it. */
 const ROW_GRACE_MS = 1000;
@@ -62,7 +62,7 @@ export class FindingReporter {
   }
 
   /** Says what `v` (one verdict of `decide`) calls for, once. */
-  act(w: ManagedWorkload, diffs: Difference[], v: Verdict): void {
+  act(w: ManagedResource, diffs: Difference[], v: Verdict): void {
     switch (v.kind) {
       case "wait-for-update":
       case "retry":
@@ -84,7 +84,7 @@ export class FindingReporter {
     }
   }
 
-  private reportDiffs(w: ManagedWorkload, diffs: Difference[], cause: Cause): void {
+  private reportDiffs(w: ManagedResource, diffs: Difference[], cause: Cause): void {
     if (!this.reported.has(w.urn)) this.reported.set(w.urn, new Set());
     for (const f of findingsOf(diffs, w, cause, new Date())) {
       if (this.reported.get(w.urn)?.has(signatureOf(f))) continue;
@@ -96,7 +96,7 @@ export class FindingReporter {
     }
   }
 
-  private reportOnce(w: ManagedWorkload, f: Finding, diffs: Difference[]): void {
+  private reportOnce(w: ManagedResource, f: Finding, diffs: Difference[]): void {
     const sig = signatureOf(f);
     const seen = this.reported.get(w.urn);
     if (seen?.has(sig) || this.stopped) return;

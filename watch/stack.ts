@@ -10,7 +10,7 @@ import { pulumiJsonAt } from "../automation/pulumi-at";
 export type Recorded = Record<string, unknown>;
 
 /** A workload or template the stack's state records: its URN, resource id (`workspace/id`) and recorded outputs, in plaintext. */
-export interface ManagedWorkload {
+export interface ManagedResource {
   kind: "workload" | "template";
   stack: string;
   urn: string;
@@ -28,7 +28,7 @@ export interface StackConfigView {
 /** What the watch knows of a stack: its workloads and templates, its config (secrets decrypted, as `pulumi up` gets it), when its state last changed. */
 export interface StackView {
   name: string;
-  workloads: ManagedWorkload[];
+  workloads: ManagedResource[];
   config: StackConfigView;
   /** A digest of the whole config: another one means another connection, key or setting. */
   configDigest: string;
@@ -73,7 +73,7 @@ export class StackSource {
     const values = new Map(
       Object.entries(configMap).flatMap(([k, v]) => (typeof v?.value === "string" ? [[k, v.value] as const] : [])),
     );
-    const workloads: ManagedWorkload[] = [];
+    const workloads: ManagedResource[] = [];
     for (const r of state.deployment.resources ?? []) {
       if (!r.type.startsWith(OUR_TYPE_PREFIX) || !r.id || !isManagedRecord(r)) continue;
       const kind = r.type === `${OUR_TYPE_PREFIX}Template` ? "template" : "workload";
@@ -196,9 +196,4 @@ function mtimeOf(files: string[]): string {
     }
   }
   return "";
-}
-
-/** The project of a stack's URNs (`urn:pulumi:<stack>::<project>::…`). */
-export function projectOf(urn: string): string {
-  return urn.split("::")[1] ?? "";
 }

@@ -8,7 +8,7 @@ import type { StackPlace } from "../automation/place";
 import { WorkQueue } from "./queue";
 import { FindingReporter } from "./report";
 import { Reverter } from "./revert";
-import type { ManagedWorkload } from "./stack";
+import type { ManagedResource } from "./stack";
 import type { WatchOptions } from "./options";
 import { OwnWrites } from "./own-writes";
 import { keyOf, StreamGroup, type StreamSight, type Subscribe } from "./streams";
@@ -20,7 +20,7 @@ export type { WatchOptions };
 const LOCK_POLL_MS = 500;
 
 interface Watched {
-  w: ManagedWorkload;
+  w: ManagedResource;
   group: StreamGroup;
   key: string;
 }
@@ -137,7 +137,7 @@ export class Watch {
     return [...this.groups.values()].map((g) => g.sight);
   }
 
-  private all(): ManagedWorkload[] {
+  private all(): ManagedResource[] {
     return [...this.book.stacks.values()].flatMap((s) => s.view.workloads);
   }
 
@@ -200,7 +200,7 @@ export class Watch {
    * reaches the workspace by its key; else (a rotated key) a new one takes over where it left off.
    */
   private regroup(): void {
-    const members = new Map<string, Array<{ w: ManagedWorkload; conn: WatchedConnection }>>();
+    const members = new Map<string, Array<{ w: ManagedResource; conn: WatchedConnection }>>();
     for (const { view, seam } of this.book.stacks.values()) {
       for (const w of view.workloads) {
         try {

@@ -1,5 +1,5 @@
 import type { CallOptions } from "../../sdk";
-import type { ProviderContext } from "./context";
+import type { ProgressReporter } from "./engine/progress";
 import type { TimeoutOperation } from "./inputs/timeouts";
 import { noteRetries } from "./service/retry-notes";
 
@@ -31,7 +31,18 @@ export function budgetOf(kind: OperationKind): TimeoutOperation {
   return kind === "read" ? "update" : kind;
 }
 
-export function startOperation(ctx: ProviderContext, what: string, timeoutMs: number, urn?: string): Operation {
+/** The deployment's clock and cancel signal (the first Ctrl-C): every operation and read-only check is bounded by them. */
+export interface DeploymentClock {
+  now(): number;
+  readonly cancelled: AbortSignal;
+}
+
+/** What an operation takes of the provider's context: the deployment's clock, and the rows its retries are told on. */
+export interface OperationAccess extends DeploymentClock {
+  readonly progress: ProgressReporter;
+}
+
+export function startOperation(ctx: OperationAccess, what: string, timeoutMs: number, urn?: string): Operation {
   const deadline = ctx.now() + timeoutMs;
   return {
     what,

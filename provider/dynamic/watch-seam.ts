@@ -7,7 +7,13 @@ import { resolveNetwork, type WorkspaceClient, type WorkspaceConnection } from "
 
 type ResolvedNetwork = ReturnType<typeof resolveNetwork>;
 import { createContext, type ManagedContext } from "./context";
-import { CONNECTION_SETTINGS, requireConnection, resolveConnection, type StackConfig } from "./service/connection";
+import {
+  CONNECTION_SETTINGS,
+  requireResolved,
+  resolveConnection,
+  type ConnectionSources,
+  type StackConfig,
+} from "./service/connection";
 import { requireNetworkSettings } from "./service/network";
 import { forgetSpecs } from "./service/shared-spec";
 import { createTemplateProvider } from "./templates/provider";
@@ -56,9 +62,10 @@ export interface WatchSeamOptions {
 
 /** A seam over one stack's config: its own provider context, closed with `close()`. */
 export function openWatchSeam(options: WatchSeamOptions): WatchSeam {
+  const sources: ConnectionSources = { config: options.config, env: options.env };
+  // The seam's own context: its providers' reads and the activity rows' clients share its clients.
   const ctx: ManagedContext = createContext({
-    config: options.config,
-    env: options.env,
+    ...sources,
     replaceTargets: [],
     progress: { write: options.onProgress },
   });
@@ -70,9 +77,10 @@ export function openWatchSeam(options: WatchSeamOptions): WatchSeam {
     read: (kind, id, recorded) => providers[kind].read(id, recorded),
     provider: (kind) => providers[kind],
     connectionOf(recorded, what) {
-      const conn = requireConnection(recorded, ctx.sources(), what);
-      const network = requireNetworkSettings(ctx.sources(), what);
-      const from = resolveConnection(recorded, ctx.sources()).from.apiKey;
+      const resolved = resolveConnection(recorded, sources);
+      const conn = requireResolved(resolved, what);
+      const network = requireNetworkSettings(sources, what);
+      const from = resolved.from.apiKey;
       const setting = CONNECTION_SETTINGS.apiKey;
       const keySource =
         from === "config"

@@ -5,20 +5,17 @@
  * `/metrics` parses as Prometheus text and counts it; `/healthz` answers 200, then 503 once the
  * service is stopped.
  */
-import { WorkspaceClient } from "../../sdk";
 import type { Finding } from "../../watch";
 import { SIGNATURE_HEADER, FINDING_ID_HEADER, verifySignature } from "../../watch";
 import { ensureBuilt } from "../support/build";
-import { fileProgramStack, sleep, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
+import { sleep } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import { parsePrometheusText, sampleValue } from "../support/prometheus-text";
-import { WebhookReceiver, type Received } from "../support/webhook-receiver";
+import { WebhookReceiver, type Received } from "../../bench/webhook-receiver";
 import { startWatchProcess, type WatchProcess } from "../support/watch-process";
-import { changeLive, upOk } from "../support/watch-stack";
+import { changeLive, watchService, type WatchService } from "../support/watch-stack";
 
 jest.setTimeout(4 * 60_000);
-const STACK_KEY = `deliver-stack-key-${Date.now()}`;
-const OPS_KEY = `deliver-ops-key-${Date.now()}`;
 const SECRET = `webhook-secret-${Date.now()}`;
 /** How long the second webhook is down after the finding, as the issue asks. */
 const OUTAGE_MS = 30_000;
@@ -37,43 +34,28 @@ async function get(url: string): Promise<{ status: number; text: string }> {
 const idOf = (r: Received): string => (JSON.parse(r.body) as Finding).findingId ?? "";
 
 describe("pulumi-wws watch --webhook --listen", () => {
-  let service: RestartableService | undefined;
+  let on: WatchService | undefined;
   let resumeService: () => void = () => undefined;
   let stopped: Promise<void> | undefined;
   const receivers: WebhookReceiver[] = [];
   let watch: WatchProcess | undefined;
-  let cleanup: () => void = () => undefined;
 
   afterAll(async () => {
     if (watch?.proc.exitCode === null) watch.proc.kill("SIGKILL");
     await Promise.all(receivers.map((r) => r.close()));
     resumeService();
     await stopped;
-    await service?.close();
-    cleanup();
+    await on?.close();
   });
 
   it("delivers each finding once, signed, to every webhook (one down for 30 s), counts it in /metrics, and says its health", async () => {
     ensureBuilt();
-    service = await startRestartableService({
-      prefix: "deliver",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: { keys: { "deliver-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-    });
-    const ws = service.workspace();
-    const s = await fileProgramStack("wws-deliver");
-    cleanup = s.cleanup;
-    await s.stack.setAllConfig({
-      "wws:baseUrl": { value: service.url },
-      "wws:workspace": { value: ws.name },
-      "wws:apiKey": { value: ws.apiKey, secret: true },
-    });
-    s.setProgram(
+    on = await watchService("deliver");
+    const { service, ws, ops } = on;
+    const s = await on.stack(
+      "wws-deliver",
       `const wws = require("pulumi-wws");\nnew wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\nnew wws.Pod("api", { image: "nginx:1.27" });\n`,
     );
-    await upOk(s.stack);
-    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
 
     const good = await new WebhookReceiver().start();
     const down = await new WebhookReceiver().start();
@@ -188,7 +170,7 @@ describe("pulumi-wws watch --webhook --listen", () => {
     expect(w.notJson).toEqual([]);
     // Neither the secret nor the webhook URL's path or query token in anything it said or served.
     const said = JSON.stringify([w.status, w.findings, metrics, down503]);
-    for (const hidden of [SECRET, "QUERY-TOKEN", "/hooks/wws", STACK_KEY, OPS_KEY]) expect(said).not.toContain(hidden);
-    await ops.close();
+    for (const hidden of [SECRET, "QUERY-TOKEN", "/hooks/wws", on.keys.stack, on.keys.ops])
+      expect(said).not.toContain(hidden);
   });
 });

@@ -20,18 +20,10 @@ import { ensureBuilt } from "../support/build";
 import { pollUntil } from "../support/poll";
 import { startWatchFront, type Front } from "../support/watch-front";
 import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
-import { changeLive } from "../support/watch-stack";
-import {
-  fileProgramStack,
-  runOp,
-  sleep,
-  startRestartableService,
-  type RestartableService,
-} from "../reliability/cli-helpers";
+import { changeLive, watchService, type WatchService } from "../support/watch-stack";
+import { sleep, type RestartableService } from "../reliability/cli-helpers";
 
 jest.setTimeout(5 * 60_000);
-const STACK_KEY = `hostile-stack-key-${Date.now()}`;
-const OPS_KEY = `hostile-ops-key-${Date.now()}`;
 const ROTATED_KEY = `hostile-rotated-key-${Date.now()}`;
 
 /** `pulumi-wws watch --json` with `pulumi` on PATH through a shim that logs each run to `spawnLog`. */
@@ -64,6 +56,7 @@ function peakRssMb(pid: number): number {
 }
 
 describe("pulumi-wws watch against a hostile service", () => {
+  let on: WatchService;
   let service: RestartableService;
   let front: Front;
   let stack: Stack;
@@ -77,33 +70,24 @@ describe("pulumi-wws watch against a hostile service", () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startRestartableService({
-      prefix: "hostile",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: { keys: { "hostile-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-    });
+    on = await watchService("hostile");
+    ({ service, ops } = on);
+    ws = on.ws.name;
     front = await startWatchFront(service.url);
-    ws = service.workspace().name;
-    const s = await fileProgramStack("wws-hostile");
-    kept.push(s.cleanup);
-    stack = s.stack;
-    await stack.setAllConfig({
-      "wws:baseUrl": { value: front.url },
-      "wws:workspace": { value: ws },
-      "wws:apiKey": { value: STACK_KEY, secret: true },
-      "wws-hostile:vmPassword": { value: vmPassword, secret: true },
-      "wws-hostile:dbPassword": { value: dbPassword, secret: true },
-    });
-    s.setProgram(
+    ({ stack } = await on.stack(
+      "wws-hostile",
       `const pulumi = require("@pulumi/pulumi");\nconst wws = require("pulumi-wws");\nconst cfg = new pulumi.Config();\n` +
         `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\n` +
         `new wws.VirtualMachine("vm", { os: "ubuntu", cpus: 1, credentials: { password: cfg.requireSecret("vmPassword") } });\n` +
         `new wws.Database("db", { engine: "postgres", cpu: "500m", credentials: { password: cfg.requireSecret("dbPassword") } });\n`,
-    );
-    const up = await runOp(stack, "up", 120_000);
-    if (!up.ok) throw new Error(up.error);
-    ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws, apiKey: OPS_KEY });
+      {
+        baseUrl: front.url,
+        config: {
+          "wws-hostile:vmPassword": { value: vmPassword, secret: true },
+          "wws-hostile:dbPassword": { value: dbPassword, secret: true },
+        },
+      },
+    ));
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wws-shim-"));
     kept.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
     shim = pulumiShim(tmp);
@@ -111,9 +95,8 @@ describe("pulumi-wws watch against a hostile service", () => {
 
   afterAll(async () => {
     for (const w of watchers) if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
-    await ops?.close();
     await front?.close();
-    await service?.close();
+    await on?.close();
     kept.forEach((k) => k());
   });
 
@@ -229,7 +212,7 @@ describe("pulumi-wws watch against a hostile service", () => {
     expect(watch.proc.exitCode).toBe(0);
     expect(watch.notJson).toEqual([]);
     const printed = JSON.stringify([watch.findings, watch.status]);
-    for (const secret of [vmPassword, dbPassword, STACK_KEY, OPS_KEY, ROTATED_KEY])
+    for (const secret of [vmPassword, dbPassword, on.keys.stack, on.keys.ops, ROTATED_KEY])
       expect(printed).not.toContain(secret);
   });
 

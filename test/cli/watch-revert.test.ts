@@ -8,26 +8,16 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient } from "../../sdk";
 import { password } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
-import {
-  fileProgramStack,
-  filesUnder,
-  secretHits,
-  sleep,
-  startRestartableService,
-  type RestartableService,
-} from "../reliability/cli-helpers";
+import { filesUnder, secretHits, sleep } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
 import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
-import { changeLive, pulumiCli, upOk } from "../support/watch-stack";
+import { changeLive, pulumiCli, upOk, watchService, type WatchService } from "../support/watch-stack";
 
 jest.setTimeout(8 * 60_000);
 const REVERT_TIMEOUT_MS = 120_000;
-const STACK_KEY = `revert-stack-key-${Date.now()}`;
-const OPS_KEY = `revert-ops-key-${Date.now()}`;
 
 /** `pulumi-wws watch --json --revert` in the stack's directory: findings (stdout) and status lines (stderr). */
 function startWatch(stack: Stack): Watcher {
@@ -59,48 +49,33 @@ const of = (w: Watcher, resource: string, kind: Finding["kind"]): Finding | unde
   w.findings.find((f) => f.resource === resource && f.kind === kind);
 
 describe("pulumi-wws watch --revert", () => {
-  let service: RestartableService;
   /** The one workspace, shared by both cases (each stack manages workloads of its own ids). */
-  let ws: { name: string; apiKey: string };
-  const kept: Array<{ cleanup(): void }> = [];
+  let on: WatchService;
   const watchers: Watcher[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startRestartableService({
-      prefix: "wrevert",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: { keys: { "wrevert-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-    });
-    ws = service.workspace();
+    on = await watchService("wrevert");
   });
 
   afterAll(async () => {
     for (const w of watchers) if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
-    await service?.ctl.resumeReconciler().catch(() => undefined);
-    kept.forEach((k) => k.cleanup());
-    await service?.close();
+    await on?.service.ctl.resumeReconciler().catch(() => undefined);
+    await on?.close();
   });
 
   it("puts back only the stack's record, says reverted only once read back, and leaves alone what it must", async () => {
-    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
+    const { service, ws, ops } = on;
     await ops.upsertWorkload("pod", { id: "ext", image: "nginx:1.27", memory: "256Mi" });
-    const s = await fileProgramStack("wws-revert");
-    kept.push(s);
     const vmPassword = password("vm");
     const repo = `https://tok-${password("repo")}@git.example/app`;
-    const set = (config: Record<string, { value: string; secret?: boolean }>) => s.stack.setAllConfig(config);
-    await set({
-      "wws:baseUrl": { value: service.url },
-      "wws:workspace": { value: ws.name },
-      "wws:apiKey": { value: ws.apiKey, secret: true },
-      "wws-revert:repo": { value: repo, secret: true },
-      "wws-revert:vmPassword": { value: vmPassword, secret: true },
-      "wws-revert:extId": { value: `${ws.name}/ext` },
+    const s = await on.stack("wws-revert", program(), {
+      config: {
+        "wws-revert:repo": { value: repo, secret: true },
+        "wws-revert:vmPassword": { value: vmPassword, secret: true },
+        "wws-revert:extId": { value: `${ws.name}/ext` },
+      },
     });
-    s.setProgram(program());
-    await upOk(s.stack);
 
     const live = async (id: string): Promise<Record<string, unknown> | undefined> =>
       (await ops.getSpec()).workloads.find((w) => w.id === id)?.spec;
@@ -214,28 +189,20 @@ describe("pulumi-wws watch --revert", () => {
         otherRepo,
         vmPassword,
         newPassword,
-        STACK_KEY,
-        OPS_KEY,
+        stackKey: on.keys.stack,
+        opsKey: on.keys.ops,
       }),
     ).toEqual([]);
-    await ops.close();
   });
 
   it("names the person who changes a workload during a revert, never the revert's own update", async () => {
-    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
-    const s = await fileProgramStack("wws-revert-actor");
-    kept.push(s);
-    await s.stack.setAllConfig({
-      "wws:baseUrl": { value: service.url },
-      "wws:workspace": { value: ws.name },
-      "wws:apiKey": { value: ws.apiKey, secret: true },
-    });
-    s.setProgram(
+    const { service, ws, ops } = on;
+    const s = await on.stack(
+      "wws-revert-actor",
       `const wws = require("pulumi-wws");\n` +
         `new wws.Pod("a", { image: "nginx:1.27", memory: "256Mi" });\n` +
         `new wws.Pod("b", { image: "nginx:1.27", memory: "256Mi" });\n`,
     );
-    await upOk(s.stack);
     const w = startWatch(s.stack);
     watchers.push(w);
     await until("the watch to start", () => w.status.some((l) => /watching 2 workloads/.test(l)), 60_000);
@@ -270,6 +237,5 @@ describe("pulumi-wws watch --revert", () => {
     expect(w.findings.filter((f) => f.actor !== "ops-laptop")).toEqual([]);
     w.proc.kill("SIGTERM");
     expect(await w.exited).toBe(0);
-    await ops.close();
   });
 });

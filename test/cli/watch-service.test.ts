@@ -7,58 +7,40 @@ import { execFile, execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { WorkspaceClient } from "../../sdk";
 import { ensureBuilt } from "../support/build";
-import { fileProgramStack, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import { startWatchProcess, type WatchProcess } from "../support/watch-process";
-import { changeLive, upOk } from "../support/watch-stack";
+import { changeLive, watchService, type WatchService } from "../support/watch-stack";
 import { packedProject } from "../support/packed-install";
 
 jest.setTimeout(4 * 60_000);
-const STACK_KEY = `watch-svc-stack-key-${Date.now()}`;
-const OPS_KEY = `watch-svc-ops-key-${Date.now()}`;
 
 const until = <T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> =>
   pollUntil(check, { what, timeoutMs, intervalMs: 50 });
 
 describe("pulumi-wws watch as a service", () => {
-  let service: RestartableService;
-  let ws: { name: string; apiKey: string };
+  let on: WatchService;
   const kept: Array<{ cleanup(): void }> = [];
   const watchers: WatchProcess[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startRestartableService({
-      prefix: "watchsvc",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: { keys: { "watchsvc-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-    });
-    ws = service.workspace();
+    on = await watchService("watchsvc");
   });
 
   afterAll(async () => {
     for (const w of watchers) if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
     kept.forEach((k) => k.cleanup());
-    await service?.close();
+    await on?.close();
   });
 
   /** A project of its own (own directory, backend and passphrase) with one pod, up, in the shared workspace. */
   async function project(name: string, pod: string) {
-    const s = await fileProgramStack(name);
-    kept.push(s);
-    await s.stack.setAllConfig({
-      "wws:baseUrl": { value: service.url },
-      "wws:workspace": { value: ws.name },
-      "wws:apiKey": { value: ws.apiKey, secret: true },
-    });
-    s.setProgram(
+    const s = await on.stack(
+      name,
       `const wws = require("pulumi-wws");\nnew wws.Pod("${pod}", { image: "nginx:1.27", memory: "256Mi" });\n`,
     );
-    await upOk(s.stack);
-    return { ...s, ws: ws.name };
+    return { ...s, ws: on.ws.name };
   }
 
   it("watches two projects in one process, with one event stream for the workspace they share", async () => {
@@ -72,6 +54,7 @@ describe("pulumi-wws watch as a service", () => {
         projects: [{ dir: "project", stacks: ["local"], env: { PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE } }],
       }),
     );
+    const { service, ops } = on;
     await service.ctl.resetCounters();
     const watch = startWatchProcess(a.stack, ["--config", config]);
     watchers.push(watch);
@@ -80,7 +63,6 @@ describe("pulumi-wws watch as a service", () => {
     );
     expect((await service.ctl.counters()).streams.byWorkspace[a.ws]).toBe(1);
 
-    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: a.ws, apiKey: OPS_KEY });
     await changeLive(ops, "alpha", { memory: "1Gi" });
     await changeLive(ops, "beta", { memory: "2Gi" });
     await until("both changes", () => watch.findings.length >= 2);
@@ -92,7 +74,6 @@ describe("pulumi-wws watch as a service", () => {
     watch.proc.kill("SIGTERM");
     expect(await watch.exited).toBe(0);
     expect(watch.notJson).toEqual([]);
-    await ops.close();
   });
 
   it("names the setting a stack needs without its passphrase or its backend, and ends with npx when npx alone is killed", async () => {

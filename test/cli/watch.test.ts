@@ -4,19 +4,15 @@
  * a pod on a `spec`-profile service (activity rows that name nothing).
  */
 import { execFileSync } from "node:child_process";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { WorkspaceClient } from "../../sdk";
 import { password } from "../e2e/harness";
 import { ensureBuilt } from "../support/build";
-import { fileProgramStack, sleep, startRestartableService, type RestartableService } from "../reliability/cli-helpers";
+import { sleep } from "../reliability/cli-helpers";
 import { pollUntil } from "../support/poll";
 import type { Finding } from "../../watch";
 import { startWatchProcess, type WatchProcess as Watcher } from "../support/watch-process";
-import { changeLive, pulumiCli, upOk } from "../support/watch-stack";
+import { changeLive, pulumiCli, upOk, watchService, type WatchService } from "../support/watch-stack";
 
 jest.setTimeout(4 * 60_000);
-const STACK_KEY = `watch-stack-key-${Date.now()}`;
-const OPS_KEY = `watch-ops-key-${Date.now()}`;
 
 const until = <T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> =>
   pollUntil(check, { what, timeoutMs, intervalMs: 50 });
@@ -30,39 +26,9 @@ function program(vmCpus: number): string {
   );
 }
 
-/** A change made through the service's API with the ops key: the live spec of `id`, with `change` applied. */
+/** A finding's fields, each as [path, recorded, live]. */
 const fieldsOf = (f: Finding): Array<[string, unknown, unknown]> =>
   (f.fields ?? []).map((x) => [x.path, x.recorded, x.live]);
-
-/** A service of its own (one workspace, the stack's key and the ops key) and a stack on it, up, with `program`. */
-async function stackOnOwnService(
-  prefix: string,
-  profile: "full" | "spec",
-  program: string,
-): Promise<{ svc: RestartableService; ws: string; stack: Stack; ops: WorkspaceClient; cleanup(): void }> {
-  const svc = await startRestartableService({
-    prefix,
-    count: 1,
-    keyFor: () => STACK_KEY,
-    service: { profile, keys: { [`${prefix}-1`]: [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-  });
-  try {
-    const ws = svc.workspace();
-    const s = await fileProgramStack(`wws-${prefix}`);
-    await s.stack.setAllConfig({
-      "wws:baseUrl": { value: svc.url },
-      "wws:workspace": { value: ws.name },
-      "wws:apiKey": { value: ws.apiKey, secret: true },
-    });
-    s.setProgram(`const wws = require("pulumi-wws");\n${program}`);
-    await upOk(s.stack);
-    const ops = new WorkspaceClient({ baseUrl: svc.url, workspace: ws.name, apiKey: OPS_KEY });
-    return { svc, ws: ws.name, stack: s.stack, ops, cleanup: () => s.cleanup() };
-  } catch (err) {
-    await svc.close();
-    throw err;
-  }
-}
 
 /** The processes `pid` started that still run (`ps`: no file of the watch read). */
 function childrenOf(pid: number): string[] {
@@ -76,41 +42,28 @@ function childrenOf(pid: number): string[] {
 }
 
 describe("pulumi-wws watch", () => {
-  let service: RestartableService;
-  const kept: Array<{ cleanup(): void }> = [];
+  let on: WatchService;
   const watchers: Watcher[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startRestartableService({
-      prefix: "watch",
-      count: 1,
-      keyFor: () => STACK_KEY,
-      service: { keys: { "watch-1": [{ key: STACK_KEY }, { key: OPS_KEY, label: "ops-laptop" }] } },
-    });
+    on = await watchService("watch");
   });
 
   afterAll(async () => {
     for (const w of watchers) if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
-    kept.forEach((k) => k.cleanup());
-    await service?.close();
+    await on?.close();
   });
 
   it("reports each change made outside Pulumi once, with who made it, waits out an up, survives a restart, reverts in place only", async () => {
-    const ws = service.workspace();
-    const s = await fileProgramStack("wws-watch");
-    kept.push(s);
+    const { service, ops } = on;
     const dbPassword = password("db");
-    await s.stack.setAllConfig({
-      "wws:baseUrl": { value: service.url },
-      "wws:workspace": { value: ws.name },
-      "wws:apiKey": { value: ws.apiKey, secret: true },
-      "wws-watch:dbPassword": { value: dbPassword, secret: true },
-      "wws-watch:vmPassword": { value: password("vm"), secret: true },
+    const s = await on.stack("wws-watch", program(1), {
+      config: {
+        "wws-watch:dbPassword": { value: dbPassword, secret: true },
+        "wws-watch:vmPassword": { value: password("vm"), secret: true },
+      },
     });
-    s.setProgram(program(1));
-    await upOk(s.stack);
-    const ops = new WorkspaceClient({ baseUrl: service.url, workspace: ws.name, apiKey: OPS_KEY });
 
     const watch = startWatchProcess(s.stack, []);
     watchers.push(watch);
@@ -226,35 +179,31 @@ describe("pulumi-wws watch", () => {
 
     // No secret in anything the watches printed.
     const printed = JSON.stringify(watchers.map((w) => [w.findings, w.status]));
-    for (const secret of [dbPassword, STACK_KEY, OPS_KEY]) expect(printed).not.toContain(secret);
+    for (const secret of [dbPassword, on.keys.stack, on.keys.ops]) expect(printed).not.toContain(secret);
   });
 
   it("reports a change made and undone while its event stream was down, from the activity rows it missed, and a template deleted", async () => {
-    const {
-      svc: gap,
-      ws,
-      stack,
-      ops,
-      cleanup,
-    } = await stackOnOwnService(
-      "watchgap",
-      "full",
-      `new wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n` +
-        `new wws.Template("tpl", { name: "dev box", kind: "pod", config: { pod: { image: "nginx" } } });\n`,
-    );
-    kept.push({ cleanup });
+    const gap = await watchService("watchgap");
     try {
+      const { ops } = gap;
+      const ws = gap.ws.name;
+      const { stack } = await gap.stack(
+        "wws-watchgap",
+        `const wws = require("pulumi-wws");\n` +
+          `new wws.Pod("calm", { image: "nginx:1.27", memory: "256Mi" });\n` +
+          `new wws.Template("tpl", { name: "dev box", kind: "pod", config: { pod: { image: "nginx" } } });\n`,
+      );
       const watch = startWatchProcess(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 1 workload and 1 template/.test(l)));
 
       // The stream is cut and cannot come back; meanwhile the pod is changed and put back by hand.
-      await gap.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws}/events` });
-      await gap.ctl.dropStreams();
+      await gap.service.ctl.setFaults({ errorRate: 1, errorStatuses: [503], pathPrefix: `/v1/tenants/${ws}/events` });
+      await gap.service.ctl.dropStreams();
       await until("the stream down", () => watch.status.some((l) => /is down/.test(l)));
       await changeLive(ops, "calm", { memory: "1Gi" });
       await changeLive(ops, "calm", { memory: "256Mi" });
-      await gap.ctl.clearFaults();
+      await gap.service.ctl.clearFaults();
 
       const back = await until("the change and its undoing", () =>
         watch.findings.find((f) => f.kind === "changed-back"),
@@ -271,29 +220,24 @@ describe("pulumi-wws watch", () => {
       expect(watch.findings.map((f) => f.kind)).toEqual(["changed-back", "deleted"]);
       watch.proc.kill("SIGTERM");
       expect(await watch.exited).toBe(0);
-      await ops.close();
     } finally {
       await gap.close();
     }
   });
 
   it("finds the same against a service of the spec profile (rows that name nothing), and reports a Failed workload and a delete", async () => {
-    const {
-      svc: spec,
-      ws,
-      stack,
-      ops,
-      cleanup,
-    } = await stackOnOwnService(
-      "watchspec",
-      "spec",
-      `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\nnew wws.Pod("side", { image: "nginx:1.27" });\n`,
-    );
-    kept.push({ cleanup });
+    const spec = await watchService("watchspec", { profile: "spec" });
     try {
+      const { ops } = spec;
+      const ws = spec.ws.name;
+      const { stack } = await spec.stack(
+        "wws-watchspec",
+        `const wws = require("pulumi-wws");\n` +
+          `new wws.Pod("web", { image: "nginx:1.27", memory: "512Mi" });\nnew wws.Pod("side", { image: "nginx:1.27" });\n`,
+      );
       // The stream opens 1.5 s late: a watch that said "watching" before its stream was open missed
       // the row of a change made at once, and reported it later with no actor.
-      await spec.ctl.setFaults({ latencyMs: 1500, pathPrefix: `/v1/tenants/${ws}/events` });
+      await spec.service.ctl.setFaults({ latencyMs: 1500, pathPrefix: `/v1/tenants/${ws}/events` });
       const watch = startWatchProcess(stack, []);
       watchers.push(watch);
       await until("the watch to start", () => watch.status.some((l) => /watching 2 workloads/.test(l)));
@@ -304,7 +248,7 @@ describe("pulumi-wws watch", () => {
       expect(fieldsOf(drift)).toEqual([["memory", "512Mi", "1Gi"]]);
 
       // (A restart is not visible here: the spec's /status has no restartCount, so preview --refresh misses it too.)
-      await spec.ctl.failWorkload(ws, "side", "image pull failed");
+      await spec.service.ctl.failWorkload(ws, "side", "image pull failed");
       const failed = await until("Failed", () => watch.findings.find((f) => f.kind === "failed"));
       expect(failed.message).toBe("image pull failed");
       await ops.deleteWorkload("side");
@@ -313,7 +257,6 @@ describe("pulumi-wws watch", () => {
       expect(watch.findings.map((f) => f.kind).sort()).toEqual(["deleted", "drift", "failed"]);
       watch.proc.kill("SIGTERM");
       expect(await watch.exited).toBe(0);
-      await ops.close();
     } finally {
       await spec.close();
     }

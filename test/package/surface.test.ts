@@ -9,6 +9,7 @@ import * as root from "../../index";
 import * as provider from "../../provider";
 import * as dynamic from "../../provider/dynamic";
 import * as sdk from "../../sdk";
+import * as sdkInternal from "../../sdk/internal";
 import * as server from "../../server";
 import * as testing from "../../testing";
 import * as watch from "../../watch";
@@ -168,6 +169,9 @@ const SDK_FOR_PROVIDER = [
   "formatMemoryMi",
 ];
 
+/** `sdk/internal.ts`: what this package's own layers share with the SDK and the SDK's barrel keeps out; no entry point. */
+const SDK_INTERNAL = ["parseRetryAfter"];
+
 describe("the package's entry points", () => {
   it.each([
     ["pulumi-wws", root, [...RESOURCES, "sdk"]],
@@ -199,6 +203,14 @@ describe("the package's entry points", () => {
   ])("should export from %s exactly what a user needs", (_entry, mod, names) => {
     expect(Object.keys(mod).sort()).toEqual([...names].sort());
   });
+
+  it("should give the SDK's internal names to this package's own layers only: no entry point exports them", () => {
+    expect(Object.keys(sdkInternal).sort()).toEqual([...SDK_INTERNAL].sort());
+    const pkg = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as {
+      exports: Record<string, string>;
+    };
+    expect(Object.entries(pkg.exports).filter(([, file]) => /sdk\/(?!index\.js$)/.test(file))).toEqual([]);
+  });
 });
 
 describe("the SDK's boundary", () => {
@@ -209,10 +221,10 @@ describe("the SDK's boundary", () => {
       return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
     });
 
-  it("should be crossed by the provider, the CLI, the watch, the rehearsal and testing only through pulumi-wws/sdk's barrel", () => {
+  it("should be crossed by the provider, the CLI, the watch, the rehearsal and testing only through pulumi-wws/sdk's barrel (and its internal one)", () => {
     const inside = ["provider", "cli", "watch", "rehearse", "testing"]
       .flatMap((dir) => sources(join(ROOT, dir)))
-      .filter((file) => /from "(\.\.\/)+sdk\//.test(readFileSync(file, "utf8")))
+      .filter((file) => /from "(\.\.\/)+sdk\/(?!internal")/.test(readFileSync(file, "utf8")))
       .map((file) => file.slice(ROOT.length + 1));
     expect(inside).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { createTemplateProvider } from "../../provider/dynamic/templates/provide
 import { createWorkloadProvider } from "../../provider/dynamic/workloads/provider";
 import type { ProviderImpl } from "../../provider/dynamic/types";
 import { OUTPUT_KEYS } from "../../provider/dynamic/inputs/props";
+import { sealLogin } from "../../provider/dynamic/credentials/digest";
 import { classifyWorkloadChanges, diffOfChanges } from "../../provider/dynamic/workloads/diff";
 import type { DiffResult } from "../../provider/dynamic/diff-result";
 import { WorkspaceClient } from "../../sdk";
@@ -119,4 +120,10 @@ export async function apiRequests(h: Harness): Promise<Record<string, number>> {
 /** What the workload provider's `diff` answers for `olds` → `news`, short of its notes and its data-loss refusal. */
 export function diffWorkload(olds: Props, news: Props): DiffResult {
   return diffOfChanges(classifyWorkloadChanges(olds, news), olds);
+}
+
+/** `props` as a state records them: the password of their credentials replaced by its digest (`check` seals it so). */
+export function sealCredentials(props: Props): Props {
+  const sealed = sealLogin(String(props.workloadId), props.credentials);
+  return sealed === props.credentials ? props : { ...props, credentials: sealed };
 }

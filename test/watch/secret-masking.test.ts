@@ -8,7 +8,7 @@ import { revealed } from "../../cli/recover/pending-creates";
 import type { ProviderImpl } from "../../provider/dynamic/types";
 import { compareWorkload } from "../../watch/compare";
 import { findingsOf, lineOf } from "../../watch/finding";
-import type { ManagedWorkload } from "../../watch/stack";
+import type { ManagedResource } from "../../watch/stack";
 import { secretPathsOf } from "../../watch/state-record";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -20,7 +20,7 @@ const connection = { baseUrl: "http://127.0.0.1:1", workspace: "team", apiKey: s
 
 interface Case {
   resource: string;
-  kind: ManagedWorkload["kind"];
+  kind: ManagedResource["kind"];
   /** The outputs as exported, secrets marked. */
   outputs: Record<string, unknown>;
   /** The live props the provider's read returns. */
@@ -144,7 +144,7 @@ const readingAs = (props: Record<string, unknown>): ProviderImpl =>
 describe("the watch's findings", () => {
   it.each(cases.map((c) => [c.resource, c] as const))("should hide every secret of a %s", async (_name, c) => {
     const recorded = revealed(c.outputs) as Record<string, unknown>;
-    const w: ManagedWorkload = {
+    const w: ManagedResource = {
       kind: c.kind,
       stack: "dev",
       urn: `urn:pulumi:dev::demo::pulumi-nodejs:dynamic/wws:${c.resource.split(" ")[0]}::x`,

@@ -1,5 +1,6 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { SDK_VERSION } from "../../sdk";
+import { parseRetryAfter } from "../../sdk/internal";
 import type { AttemptFailure } from "./retry-schedule";
 
 /** One attempt's answer must come within this, headers and body. */
@@ -25,14 +26,6 @@ export function webhookDispatcher(env: NodeJS.ProcessEnv = process.env): Dispatc
   });
 }
 
-/** `Retry-After` in ms: delay-seconds (`120`) or an HTTP date; undefined when it is neither. */
-export function retryAfterMs(value: string, nowMs: number): number | undefined {
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = /GMT$/.test(text) ? Date.parse(text) : NaN;
-  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
-}
-
 export type PostOutcome = { ok: true } | ({ ok: false; why: string } & AttemptFailure);
 
 /** One POST of `body`: delivered (2xx), or what failed, in words that never hold the URL. */
@@ -54,7 +47,8 @@ export async function postOnce(
     await res.body.dump().catch(() => undefined);
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
     const retryAfter = res.headers["retry-after"];
-    const after = typeof retryAfter === "string" ? retryAfterMs(retryAfter, Date.now()) : undefined;
+    // Read as the service's `Retry-After` is (sdk/retry/retry-after.ts); the schedule bounds it.
+    const after = typeof retryAfter === "string" ? parseRetryAfter(retryAfter, Date.now()) : undefined;
     return { ok: false, status: res.statusCode, retryAfterMs: after, why: `HTTP ${res.statusCode}` };
   } catch (err) {
     // undici's errors name the host and port at most (`connect ECONNREFUSED 127.0.0.1:8080`), never the path or query.

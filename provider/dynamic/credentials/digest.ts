@@ -108,12 +108,6 @@ function sealed(login: Login, digest: string | undefined): Login {
   return { ...rest, digest };
 }
 
-/** `props` with the password of its credentials replaced by its digest; unchanged without a password. */
-export function sealCredentials(props: Props): Props {
-  const sealed = sealLogin(String(props.workloadId), props.credentials);
-  return sealed === props.credentials ? props : { ...props, credentials: sealed };
-}
-
 /**
  * The passwords `check` sealed, by digest, for the `create` or `update` of the same provider
  * process (the engine runs `check` right before them, in the process it runs them in).
@@ -122,7 +116,7 @@ export class CredentialVault {
   private readonly logins = new Map<string, Login>();
 
   /**
-   * Seals `inputs` (see `sealCredentials`), keeping their login for `sealedLogin`. `computed`: the
+   * Seals `inputs` (their password replaced by its digest, as `sealLogin` does), keeping their login for `sealedLogin`. `computed`: the
    * digest the resource class made of these credentials as the program ran (the envelope's
    * `credentialsDigest`, inputs/envelope.ts), taken when it is of the scheme of `stored` (the state's digest, if any); otherwise
    * one of that scheme is computed here, off the event loop.

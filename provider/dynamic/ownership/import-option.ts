@@ -1,4 +1,5 @@
-import type { ProviderContext } from "../context";
+import type { DeploymentClock } from "../operation";
+import type { Declarations } from "./declarations";
 import { failureAt, type Failure } from "../inputs/failures";
 import { formatId } from "../inputs/ids";
 import type { Envelope } from "../inputs/envelope";
@@ -6,7 +7,7 @@ import type { Props } from "../inputs/props";
 import type { ResolvedConnection } from "../service/connection";
 import { containsUnknown } from "../inputs/unknown";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
-import { reachService } from "../service/check-live";
+import { reachService, type ServiceReach } from "../service/check-live";
 import { planCreate, readCreateFacts, type ImportRefused } from "./create-plan";
 import { describeWorkload, parseWorkload, type WorkloadModel } from "../workloads/model";
 
@@ -49,7 +50,7 @@ export function importRefusal(m: WorkloadModel, workspace: string, refused: Impo
  * let it through unchecked; `check` runs again at `up`. `connection`: the settings as `check` resolved them.
  */
 export async function checkImportOption(
-  ctx: ProviderContext,
+  ctx: ServiceReach & Pick<DeploymentClock, "now"> & { readonly declarations: Declarations },
   proofs: ImportProofs,
   olds: Props,
   envelope: Envelope,

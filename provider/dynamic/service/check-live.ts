@@ -1,14 +1,30 @@
 import type { WorkspaceClient } from "../../../sdk";
 import { connectionOf, type Connection, type ResolvedConnection } from "./connection";
-import type { ProviderContext } from "../context";
+import type { Declarations } from "../ownership/declarations";
+import type { ProgressReporter } from "../engine/progress";
+import type { DeploymentClock } from "../operation";
+import type { CapacityPlan } from "./capacity";
 import { failureAt, type Failure } from "../inputs/failures";
 import { alreadyExistsMessage } from "../ownership/takeover";
 import { planCreate } from "../ownership/create-plan";
-import { PREFLIGHT_BUDGET_MS } from "./preflight";
+import { PREFLIGHT_BUDGET_MS, type Preflight } from "./preflight";
 import type { Props } from "../inputs/props";
 import { containsUnknown } from "../inputs/unknown";
 import { statusIfTaken } from "./taken-id";
 import { sharedSpec } from "./shared-spec";
+
+/** What reaching the service at `check` takes of the provider's context: its clients and the checks made once per connection. */
+export interface ServiceReach {
+  client(connection: Connection): WorkspaceClient;
+  readonly preflight: Preflight;
+}
+
+/** What the checks against the service take of the provider's context. */
+export interface ServiceChecks extends ServiceReach, DeploymentClock {
+  readonly declarations: Declarations;
+  readonly capacity: CapacityPlan;
+  readonly progress: ProgressReporter;
+}
 
 /**
  * The client of the connection `r` makes (the settings as `check` resolved them), once the service
@@ -16,7 +32,7 @@ import { sharedSpec } from "./shared-spec";
  * known or not valid (`check` reports those itself).
  */
 export async function reachService(
-  ctx: ProviderContext,
+  ctx: ServiceReach,
   r: ResolvedConnection,
 ): Promise<{ client: WorkspaceClient; conn: Connection } | { failure: Failure } | undefined> {
   const conn = r.conflict ? undefined : connectionOf(r);
@@ -33,7 +49,7 @@ export async function reachService(
  * `urn`: the resource's, from the class's envelope.
  */
 export async function checkAgainstService(
-  ctx: ProviderContext,
+  ctx: ServiceChecks,
   olds: Props,
   urn: string | undefined,
   inputs: Props,
@@ -68,7 +84,7 @@ export async function checkAgainstService(
  * scope could ever hold it, a warning on its row when the plan cannot place it (service/capacity.ts).
  */
 async function checkCapacity(
-  ctx: ProviderContext,
+  ctx: Omit<ServiceChecks, "client" | "declarations">,
   client: WorkspaceClient,
   conn: Connection,
   olds: Props,
@@ -104,7 +120,7 @@ async function checkCapacity(
 }
 
 /** The live spec of the workload `inputs` names (one read of the workspace shared by the deployment's checks). */
-async function liveVm(ctx: ProviderContext, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
+async function liveVm(ctx: DeploymentClock, client: WorkspaceClient, inputs: Props): Promise<Props | undefined> {
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
   const spec = await sharedSpec(client, call, { maxAgeMs: PREFLIGHT_BUDGET_MS, now: ctx.now }).catch(() => undefined);
   return spec?.workloads.find((w) => w.id === inputs.workloadId)?.spec;

@@ -1,8 +1,9 @@
 import { normalizedBaseUrl } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { DeploymentClock } from "../operation";
+import type { MissingRecords } from "./missing-records";
 import type { Props } from "../inputs/props";
-import { reachService } from "./check-live";
-import { connectionOf, resolveConnection, type ResolvedConnection } from "./connection";
+import { reachService, type ServiceReach } from "./check-live";
+import { connectionOf, type ResolvedConnection } from "./connection";
 import { PREFLIGHT_BUDGET_MS } from "./preflight";
 import { sharedSpec } from "./shared-spec";
 
@@ -14,12 +15,17 @@ import { sharedSpec } from "./shared-spec";
 /** How old the connection check's read of the spec may be to serve: a long `up` reads it again after this. */
 const SPEC_MAX_AGE_MS = 60 * 1000; // 60 s
 
+/** What the look for missing records takes of the provider's context. */
+interface RecordChecks extends ServiceReach, DeploymentClock {
+  readonly missingRecords: MissingRecords;
+}
+
 /**
  * The record of `olds` (its place and its id at `idKey`), with the client and connection `r`
  * reaches, when that is the workspace the record names; undefined otherwise (a setting changed
  * since is the diff's; a service not reached says nothing).
  */
-async function reachedAsRecorded(ctx: ProviderContext, r: ResolvedConnection, olds: Props, idKey: string) {
+async function reachedAsRecorded(ctx: ServiceReach, r: ResolvedConnection, olds: Props, idKey: string) {
   const { baseUrl, workspace, [idKey]: id } = olds;
   if (typeof baseUrl !== "string" || typeof workspace !== "string" || typeof id !== "string") return undefined;
   const reached = await reachService(ctx, r);
@@ -35,11 +41,7 @@ async function reachedAsRecorded(ctx: ProviderContext, r: ResolvedConnection, ol
  * workspace changed since is the diff's (the update creates the workload there); a spec the
  * service does not serve says nothing.
  */
-export async function considerRecordedWorkload(
-  ctx: ProviderContext,
-  olds: Props,
-  r: ResolvedConnection,
-): Promise<void> {
+export async function considerRecordedWorkload(ctx: RecordChecks, olds: Props, r: ResolvedConnection): Promise<void> {
   const reached = await reachedAsRecorded(ctx, r, olds, "workloadId");
   if (reached === undefined) return;
   const { client, baseUrl, workspace, id: workloadId } = reached;
@@ -52,13 +54,16 @@ export async function considerRecordedWorkload(
 }
 
 /**
- * Whether the workspace that `news`' connection reaches holds workload `news.workloadId`, by the
- * spec the check of `news` read (shared: no request of its own while fresh); undefined when it
- * cannot tell (a setting unknown at preview, a spec the service does not serve).
+ * Whether the workspace that the connection `r` reaches holds workload `id`, by the spec the check
+ * of its resource read (shared: no request of its own while fresh); undefined when it cannot tell
+ * (a setting unknown at preview, a spec the service does not serve).
  */
-export async function holdsWorkload(ctx: ProviderContext, news: Props): Promise<boolean | undefined> {
-  const conn = connectionOf(resolveConnection(news, ctx.sources()));
-  const id = news.workloadId;
+export async function holdsWorkload(
+  ctx: DeploymentClock & Pick<ServiceReach, "client">,
+  r: ResolvedConnection,
+  id: unknown,
+): Promise<boolean | undefined> {
+  const conn = connectionOf(r);
   if (conn === undefined || typeof id !== "string") return undefined;
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
   const spec = await sharedSpec(ctx.client(conn), call, { maxAgeMs: SPEC_MAX_AGE_MS, now: ctx.now }).catch(
@@ -72,11 +77,7 @@ export async function holdsWorkload(ctx: ProviderContext, news: Props): Promise<
  * workspace it was recorded in and its templates (one `GET …/templates` per workspace and process,
  * only when a template is recorded: the spec does not list templates) do not include it.
  */
-export async function considerRecordedTemplate(
-  ctx: ProviderContext,
-  olds: Props,
-  r: ResolvedConnection,
-): Promise<void> {
+export async function considerRecordedTemplate(ctx: RecordChecks, olds: Props, r: ResolvedConnection): Promise<void> {
   const reached = await reachedAsRecorded(ctx, r, olds, "templateId");
   if (reached === undefined) return;
   const { client, conn, baseUrl, workspace, id: templateId } = reached;

@@ -1,7 +1,14 @@
 import { ConnectionError, ForbiddenError, UnauthorizedError, type WorkspaceClient } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { ProgressReporter } from "../engine/progress";
+import type { KeyNotes } from "./recorded-settings";
 import { rootOf } from "./preflight";
-import { requireResolved, resolveConnection, type Connection, type ResolvedConnection } from "./connection";
+import {
+  requireResolved,
+  resolveConnection,
+  type Connection,
+  type ConnectionSources,
+  type ResolvedConnection,
+} from "./connection";
 import { guarded } from "../credentials/redacted-errors";
 import { settingSource } from "./setting-source";
 import { clauseOf } from "../inputs/failures";
@@ -16,7 +23,13 @@ export interface Reached {
 }
 
 /** What reaching the service takes of the provider's context. */
-export type ServiceAccess = Pick<ProviderContext, "sources" | "client" | "keyNotes" | "progress">;
+export interface ServiceAccess {
+  /** Stack config and environment, for connection settings. */
+  sources(): ConnectionSources;
+  client(connection: Connection): WorkspaceClient;
+  readonly keyNotes: KeyNotes;
+  readonly progress: ProgressReporter;
+}
 
 /**
  * Runs the body of a provider method against the service its `settings` name, resolved once here

@@ -10,7 +10,7 @@ import {
   type WorkspaceClient,
   type WwsError,
 } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { ProgressReporter } from "../engine/progress";
 import { sameValue } from "../inputs/equal";
 import type { Operation } from "../operation";
 
@@ -23,6 +23,12 @@ function shortly(err: unknown): string {
   return "the connection failed before an answer";
 }
 
+/** What a read-back loop takes of the provider's context: the clock against the operation's deadline, the row it writes on. */
+interface ReadBackAccess {
+  now(): number;
+  readonly progress: ProgressReporter;
+}
+
 /** A loop's call (`the restart`) and what its read-back found (`its status shows no restart`). */
 interface ReadBackCall {
   call: string;
@@ -31,7 +37,7 @@ interface ReadBackCall {
 
 /** What a loop is waiting for, on the operation's row: `update of pod web: the restart got HTTP 500 and …: sending it again in 1.2 s …` */
 function sayWaiting(
-  ctx: ProviderContext,
+  ctx: ReadBackAccess,
   op: Operation,
   what: ReadBackCall,
   err: unknown,
@@ -51,7 +57,7 @@ function sayWaiting(
  * operation's deadline: a service that fails every attempt gets a bounded number of them.
  */
 async function readBackLoop<T>(
-  ctx: ProviderContext,
+  ctx: ReadBackAccess,
   client: WorkspaceClient,
   op: Operation,
   what: ReadBackCall,
@@ -85,7 +91,7 @@ async function readBackLoop<T>(
  * rather than none: the user asked for one), spaced, until the operation's deadline.
  */
 export async function restartOnce(
-  ctx: ProviderContext,
+  ctx: ReadBackAccess,
   client: WorkspaceClient,
   id: string,
   before: WorkloadStatus,
@@ -117,7 +123,7 @@ const CLOCK_SKEW_MS = 60 * 1000; // 1 min
  * minute), is the one the call saved, taken; otherwise the create is sent again, spaced.
  */
 export async function createTemplateOnce(
-  ctx: ProviderContext,
+  ctx: ReadBackAccess,
   client: WorkspaceClient,
   body: TemplateCreate,
   op: Operation,

@@ -1,12 +1,16 @@
 import { FailureStreak, formatDuration, type RetryNotice } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { ProgressReporter } from "../engine/progress";
 
 /**
  * `CallOptions.onRetry` of one operation of `what`: while its calls keep failing (a service that
  * does not answer, or answers 429/5xx), a line says so with the last error, at least every 15 s,
  * instead of a silent wait until the operation's deadline.
  */
-export function noteRetries(ctx: ProviderContext, what: string, urn?: string): (notice: RetryNotice) => void {
+export function noteRetries(
+  ctx: { now(): number; readonly progress: ProgressReporter },
+  what: string,
+  urn?: string,
+): (notice: RetryNotice) => void {
   const failures = new FailureStreak();
   return (n) => {
     const now = ctx.now();

@@ -22,7 +22,7 @@ import { formatId, missingForGet, parseId } from "../inputs/ids";
 import { TEMPLATE_RULES } from "../../fields/template-fields";
 import { PROVIDER_KEY, type Props } from "../inputs/props";
 import { openEnvelope } from "../inputs/envelope";
-import { budgetOf, startOperation, type Operation, type OperationKind } from "../operation";
+import { budgetOf, startOperation, type Operation, type OperationAccess, type OperationKind } from "../operation";
 import { timeoutMsOf } from "../inputs/timeouts";
 import type { ProviderImpl } from "../types";
 
@@ -31,7 +31,7 @@ import type { ProviderImpl } from "../types";
  * one deadline, the `customTimeouts` the class carried (else 10 min), as a workload's do. A
  * template create is still sent once unless it provably never left (sdk/retry/decide.ts).
  */
-function begin(ctx: ManagedContext, props: Props, kind: OperationKind): Operation {
+function begin(ctx: OperationAccess, props: Props, kind: OperationKind): Operation {
   return startOperation(ctx, `${kind} of template ${String(props.name)}`, timeoutMsOf(props, budgetOf(kind)));
 }
 

@@ -5,16 +5,15 @@ import {
   type WorkloadStatus,
   type WorkspaceClient,
 } from "../../../sdk";
-import type { ManagedContext } from "../context";
 import type { CredentialVault } from "../credentials/digest";
 import { ResourceInitError } from "../engine/init-error";
 import { clauseOf } from "../inputs/failures";
 import type { Props } from "../inputs/props";
-import type { Operation, OperationKind } from "../operation";
+import type { DeploymentClock, Operation, OperationKind } from "../operation";
 import { requestBodyOf } from "./body";
 import { describeWorkload, writeWorkload, type WorkloadModel } from "./model";
 import { recorded } from "./recorded-status";
-import { awaitWorkload } from "./wait";
+import { awaitWorkload, type WaitAccess } from "./wait";
 
 /** The status a failed wait saw last, when the error carries it. */
 function lastStatusOf(err: unknown): WorkloadStatus | undefined {
@@ -30,7 +29,7 @@ function lastStatusOf(err: unknown): WorkloadStatus | undefined {
  * sends the create again when the service does not hold it.
  */
 export function acceptedCreates(
-  ctx: ManagedContext,
+  ctx: WaitAccess & DeploymentClock,
   credentials: CredentialVault,
   begin: (m: WorkloadModel, kind: OperationKind) => Operation,
 ) {

@@ -2,7 +2,7 @@ import { NotFoundError, type WorkloadType } from "../../../sdk";
 import { acceptedCreates } from "./accepted-create";
 import { checkWorkload } from "./check";
 import { resolveConnection, type Connection } from "../service/connection";
-import { connected } from "../service/connected";
+import { connected, type ServiceAccess } from "../service/connected";
 import { settingsOnlyNotes } from "../service/settings-change";
 import type { ManagedContext } from "../context";
 import { classifyWorkloadChanges, diffOfChanges, notesOf, type WorkloadChanges } from "./diff";
@@ -65,10 +65,14 @@ function heldElsewhereWarning(stored: WorkloadModel, workspace: string, holder: 
 }
 
 /** Whether only settings changed, the base URL among them, and the service it names now does not hold the workload. */
-async function createsElsewhere(ctx: ManagedContext, changes: WorkloadChanges, news: Props): Promise<boolean> {
+async function createsElsewhere(
+  ctx: Parameters<typeof holdsWorkload>[0] & Pick<ServiceAccess, "sources">,
+  changes: WorkloadChanges,
+  news: Props,
+): Promise<boolean> {
   const onlySettings = changes.replaces.length === 0 && changes.updates.length === 0 && !changes.restart;
   if (!onlySettings || !changes.local.includes("baseUrl")) return false;
-  return (await holdsWorkload(ctx, news)) === false;
+  return (await holdsWorkload(ctx, resolveConnection(news, ctx.sources()), news.workloadId)) === false;
 }
 
 /**
@@ -264,9 +268,9 @@ export function createWorkloadProvider(ctx: ManagedContext): ProviderImpl {
           ctx.progress.note(heldElsewhereWarning(stored, conn.workspace, holder, old), old ?? holder);
           return;
         }
-        await refuseReplacementWithoutRoom(ctx, conn, id, props);
-        reached.sayKeyInUse();
         const client = reached.client;
+        await refuseReplacementWithoutRoom(ctx, client, conn, id, props);
+        reached.sayKeyInUse();
         const op = begin(stored, "delete");
         const alreadyGone = await client.deleteWorkload(workloadId, op.call).then(
           () => false,

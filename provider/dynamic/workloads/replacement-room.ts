@@ -1,6 +1,16 @@
 import { HttpError, type FleetHosts, type WorkspaceClient } from "../../../sdk";
-import type { ProviderContext } from "../context";
-import { declaredFigures, freeFigures, noRoomIn, planVmOf, roomsOf, scopeOf, shown } from "../service/capacity";
+import type { DeleteUrns } from "../engine/deletes";
+import type { DeploymentClock } from "../operation";
+import {
+  type CapacityPlan,
+  declaredFigures,
+  freeFigures,
+  noRoomIn,
+  planVmOf,
+  roomsOf,
+  scopeOf,
+  shown,
+} from "../service/capacity";
 import type { Connection } from "../service/connection";
 import { PREFLIGHT_BUDGET_MS } from "../service/preflight";
 import { fitTogether } from "../service/placement";
@@ -15,11 +25,12 @@ import type { Props } from "../inputs/props";
  * hold it (the service does not say which); the replacement must fit for every one of them. A
  * replacement the deployment's plan cannot place (preview's warning: other VMs of the run claim the
  * room first) is refused too, unless that verdict was first-fit decreasing's heuristic.
- * `resourceId` and `stored` are the deleted resource's; a resource this run did not check (a
+ * `resourceId` and `stored` are the deleted resource's, `client` its connection's; a resource this run did not check (a
  * removal, `pulumi destroy`) is deleted as asked.
  */
 export async function refuseReplacementWithoutRoom(
-  ctx: ProviderContext,
+  ctx: DeploymentClock & { readonly deleteUrns: DeleteUrns; readonly capacity: CapacityPlan },
+  client: WorkspaceClient,
   conn: Connection,
   resourceId: string,
   stored: Props,
@@ -31,7 +42,6 @@ export async function refuseReplacementWithoutRoom(
   const planned = urn === undefined ? undefined : ctx.capacity.plannedFor(urn);
   // Its replacement goes to another service: this delete gives nothing back there.
   if (urn === undefined || planned === undefined || planned.serviceKey !== conn.baseUrl) return;
-  const client = ctx.client(conn);
   // Under another id, the replacement may have been created first (`deleteBeforeReplace: false`): it has its host.
   const call = { deadline: ctx.now() + PREFLIGHT_BUDGET_MS, signal: ctx.cancelled };
   if (planned.vm.workloadId !== workloadId && (await client.findStatus(planned.vm.workloadId, call)) !== undefined)

@@ -1,8 +1,10 @@
-import type { ProviderContext } from "../context";
+import type { CapacityPlan } from "../service/capacity";
+import type { DeleteUrns } from "../engine/deletes";
+import type { ReplaceTargets } from "../engine/replace-targets";
 import type { Failure } from "../inputs/failures";
 import type { Envelope } from "../inputs/envelope";
 import type { Props } from "../inputs/props";
-import { recordHeld } from "../ownership/declarations";
+import { recordHeld, type Declarations } from "../ownership/declarations";
 import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacementOptionsFailure } from "./data-loss";
 
 /**
@@ -21,16 +23,26 @@ import { declaredDatabaseDeleteError, isDatabase, replaceTargetFailure, replacem
  * - a replacement that creates first (`deleteBeforeReplace: false`): its old VM's room is not given
  *   back before the new one is placed (service/capacity.ts).
  */
-export function checkReplacement(ctx: ProviderContext, olds: Props, envelope: Envelope, inputs: Props): Failure[] {
+export function checkReplacement(
+  ctx: {
+    readonly declarations: Declarations;
+    readonly replaceTargets: ReplaceTargets;
+    readonly capacity: CapacityPlan;
+  },
+  olds: Props,
+  envelope: Envelope,
+  inputs: Props,
+): Failure[] {
   const failures: Failure[] = [];
   const { urn, replacedBy } = envelope;
   if (urn !== undefined) {
     ctx.declarations.declared(urn, inputs.allowDataLoss === true);
     if (olds.workloadId === undefined && ctx.replaceTargets.has(urn)) {
-      takenForItself(ctx, urn, inputs);
+      takenForItself(ctx.declarations, urn, inputs);
       const refused = replaceTargetFailure(inputs, urn);
       if (refused) failures.push(refused);
-    } else if (olds.workloadId === undefined && replacedBy?.includes("replaceWith")) takenForItself(ctx, urn, inputs);
+    } else if (olds.workloadId === undefined && replacedBy?.includes("replaceWith"))
+      takenForItself(ctx.declarations, urn, inputs);
   }
   if (urn !== undefined && envelope.createsFirst === true) ctx.capacity.createsFirst(urn);
   const refused = replacementOptionsFailure(inputs, replacedBy);
@@ -39,9 +51,9 @@ export function checkReplacement(ctx: ProviderContext, olds: Props, envelope: En
 }
 
 /** A resource checked without its state that replaces itself: it held its workload, and it exists. */
-function takenForItself(ctx: ProviderContext, urn: string, inputs: Props): void {
-  ctx.declarations.exists(urn, true);
-  recordHeld(ctx.declarations, urn, inputs);
+function takenForItself(declarations: Declarations, urn: string, inputs: Props): void {
+  declarations.exists(urn, true);
+  recordHeld(declarations, urn, inputs);
 }
 
 /**
@@ -50,7 +62,11 @@ function takenForItself(ctx: ProviderContext, urn: string, inputs: Props): void 
  * engine deletes a resource that this run's program still declares (its URN was checked) only to
  * replace it. `pulumi destroy` and a resource removed from the program are deletes the user wrote.
  */
-export function refuseDeclaredDatabaseDelete(ctx: ProviderContext, resourceId: string, stored: Props): void {
+export function refuseDeclaredDatabaseDelete(
+  ctx: { readonly deleteUrns: DeleteUrns; readonly declarations: Declarations },
+  resourceId: string,
+  stored: Props,
+): void {
   if (!isDatabase(stored)) return;
   const urn = ctx.deleteUrns.urnOf(resourceId);
   if (urn === undefined || ctx.declarations.dataLossAllowedFor(urn) !== false) return;

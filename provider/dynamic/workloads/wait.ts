@@ -1,8 +1,17 @@
 import { describeWaitGoal, waitForWorkload, type Since, type WorkloadStatus, type WorkspaceClient } from "../../../sdk";
-import type { ProviderContext } from "../context";
+import type { DeleteUrns } from "../engine/deletes";
+import type { ProgressReporter } from "../engine/progress";
+import type { WaitSettings } from "../service/wait-env";
 import { formatId } from "../inputs/ids";
 import type { Operation } from "../operation";
 import { describeWorkload, type WorkloadModel } from "./model";
+
+/** What a workload's wait takes of the provider's context: the rows, the deletes' URNs, the waiter's settings. */
+export interface WaitAccess {
+  readonly progress: ProgressReporter;
+  readonly deleteUrns: DeleteUrns;
+  readonly waitTiming?: WaitSettings;
+}
 
 /**
  * Waits for the workload of `m` to be ready (or gone), telling the user what is awaited and
@@ -11,7 +20,7 @@ import { describeWorkload, type WorkloadModel } from "./model";
  * into the inputs: the dynamic provider host does not pass them on).
  */
 export async function awaitWorkload(
-  ctx: ProviderContext,
+  ctx: WaitAccess,
   client: WorkspaceClient,
   m: WorkloadModel,
   until: "ready" | "gone",

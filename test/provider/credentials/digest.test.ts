@@ -1,5 +1,15 @@
-import { CredentialVault, credentialsDigest, sealCredentials } from "../../../provider/dynamic/credentials/digest";
-import { PASSWORD, STUB, apiRequests, change, diffWorkload, startHarness, up, type Harness } from "../harness";
+import { CredentialVault, credentialsDigest } from "../../../provider/dynamic/credentials/digest";
+import {
+  PASSWORD,
+  STUB,
+  apiRequests,
+  change,
+  diffWorkload,
+  sealCredentials,
+  startHarness,
+  up,
+  type Harness,
+} from "../harness";
 
 const vm = (password: string) => ({
   workloadId: "web",

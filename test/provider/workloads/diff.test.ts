@@ -1,10 +1,9 @@
 import { UNKNOWN } from "../../../provider/dynamic/inputs/unknown";
 import { classifyWorkloadChanges, type WorkloadChanges } from "../../../provider/dynamic/workloads/diff";
-import { diffWorkload } from "../harness";
+import { diffWorkload, sealCredentials } from "../harness";
 import { createContext } from "../../../provider/dynamic/context";
 import { createTemplateProvider } from "../../../provider/dynamic/templates/provider";
 import { createWorkloadProvider } from "../../../provider/dynamic/workloads/provider";
-import { sealCredentials } from "../../../provider/dynamic/credentials/digest";
 
 const PASSWORD = "diff-Pass-Word-1";
 /** Last outputs of a VM in state: inputs plus what the service reported, the password sealed into a digest. */

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CredentialVault, credentialsDigest, sealCredentials } from "../../../provider/dynamic/credentials/digest";
+import { CredentialVault, credentialsDigest } from "../../../provider/dynamic/credentials/digest";
+import { sealCredentials } from "../harness";
 import { recorded } from "../../../provider/dynamic/workloads/recorded-status";
 import { requestBodyOf } from "../../../provider/dynamic/workloads/body";
 import { parseWorkload, writeWorkload } from "../../../provider/dynamic/workloads/model";

@@ -9,7 +9,6 @@ import { findingIdOf } from "../../../watch/finding-id";
 import type { Finding } from "../../../watch/finding";
 import type { StreamSight } from "../../../watch/streams";
 import { parsePrometheusText } from "../../support/prometheus-text";
-import { retryAfterMs } from "../../../watch/deliver/webhook-post";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -261,16 +260,4 @@ describe("parsePrometheusText (the tests' strict reader of /metrics)", () => {
     expect(() => parsePrometheusText("# TYPE b gauge\nb one\n")).toThrow(/line 2/);
     expect(() => parsePrometheusText("# TYPE b gauge\nb{x=1} 1\n")).toThrow(/line 2/);
   });
-});
-
-describe("retryAfterMs (a webhook's Retry-After)", () => {
-  const now = Date.parse("2026-01-02T10:00:00Z");
-  it.each([
-    ["120", 120_000],
-    [" 1 ", 1000],
-    ["Fri, 02 Jan 2026 10:00:30 GMT", 30_000],
-    ["Fri, 02 Jan 2026 09:00:00 GMT", 0],
-    ["soon", undefined],
-    ["5 apples", undefined],
-  ])("%s", (value, ms) => expect(retryAfterMs(value, now)).toBe(ms));
 });

@@ -4,7 +4,7 @@ import { WebhookSink, FINDING_ID_HEADER, type DropReason } from "../../../watch/
 import { verifySignature, SIGNATURE_HEADER } from "../../../watch/deliver/webhook-signature";
 import { webhookTarget } from "../../../watch/deliver/webhook-target";
 import type { Finding } from "../../../watch/finding";
-import { WebhookReceiver } from "../../support/webhook-receiver";
+import { WebhookReceiver } from "../../../bench/webhook-receiver";
 import { pollUntil } from "../../support/poll";
 import { startForwardProxy } from "../../support/forward-proxy";
 import { webhookDispatcher } from "../../../watch/deliver/webhook-post";
@@ -68,7 +68,7 @@ describe("WebhookSink", () => {
     await s.close(100);
   });
 
-  it("should hold findings through an outage (refused, then 503) and deliver each once after it, saying it once", async () => {
+  it("should hold findings through an outage (refused, then 503 with Retry-After) and deliver each once after it, saying it once", async () => {
     await receiver.refuse();
     const s = sink();
     s.send(finding(1));
@@ -77,6 +77,10 @@ describe("WebhookSink", () => {
     await receiver.accept();
     receiver.answering = 503;
     await pollUntil(() => receiver.attempts >= 1, { what: "a 503", timeoutMs: 5000 });
+    const answered503 = Date.now();
+    await pollUntil(() => receiver.attempts >= 2, { what: "the attempt after the 503", timeoutMs: 5000 });
+    // The schedule alone would try again within 50 ms: the answer's `Retry-After: 1` holds it a second.
+    expect(Date.now() - answered503).toBeGreaterThanOrEqual(500);
     expect(s.queued).toBe(2);
     receiver.answering = 200;
     await pollUntil(() => receiver.received.length === 2, { what: "both delivered", timeoutMs: 5000 });
