@@ -96,7 +96,7 @@ export async function runFloor(options: {
       for (const { label, kind, s } of order) {
         const { cost } = await s.measure(() => s.stack.refresh({ parallel: n }));
         options.progress?.(
-          `pulumi refresh of ${n} ${kind === "pods" ? "pods" : "no-op resources"} (${label}): ${s1(cost.wallMs)}, CPU ${round(cpuOf(cost), 1)} s (${cpuSplit(cost)})`,
+          `pulumi refresh of ${n} ${kind === "pods" ? "pods" : "no-op resources"} (${label}): ${s1(cost.wallMs)}, CPU ${round(cpuOf(cost), 2)} s (${cpuSplit(cost)})`,
         );
         rows.find((x) => x.label === label)![kind].push(cost);
       }
@@ -128,7 +128,7 @@ export function addFloor(report: Report, rows: FloorRow[]): void {
         `${row.label}, ${kind === "pods" ? "pods" : "no-op dynamic resources"}`,
         `${row.resources}`,
         `${s1(median(row[kind].map((c) => c.wallMs)))} wall (median)`,
-        `${round(median(row[kind].map(cpuOf)), 1)} s CPU`,
+        `${round(median(row[kind].map(cpuOf)), 2)} s CPU`,
         "-",
         "-",
         kind === "pods" ? `${ratio.wall}× wall, ${ratio.cpu}× CPU of the floor` : "-",
