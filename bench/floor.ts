@@ -1,8 +1,9 @@
 import { dirname, join, resolve } from "node:path";
 import { median, round, spawnService } from "./common";
 import { pulumiBinDir, repoRoot } from "./pulumi-up";
-import { newBenchStack, type OpCost } from "./pulumi-stack";
+import { newBenchStack, type BenchStack, type OpCost } from "./pulumi-stack";
 import { s1, type Report } from "./report";
+import { EXIT_ON_SIGINT_ENV } from "./usage-hook";
 
 /**
  * Scenario 12: refresh against the engine's floor. `pulumi refresh` of N pods, and of N dynamic
@@ -25,6 +26,22 @@ export interface FloorRow {
   floor: OpCost[];
 }
 
+/** A label as a directory name: `this checkout` → `this_checkout`. */
+const slug = (label: string): string => label.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "");
+
+/** Until the returned function is called, the processes the stack's CLI starts write CPU profiles into `dir`. */
+function profiling(s: BenchStack, dir: string): () => void {
+  const env = s.stack.workspace.envVars;
+  const plain = env.NODE_OPTIONS;
+  env.NODE_OPTIONS = `${plain ?? ""} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+  env[EXIT_ON_SIGINT_ENV] = "1";
+  return () => {
+    delete env[EXIT_ON_SIGINT_ENV];
+    if (plain === undefined) delete env.NODE_OPTIONS;
+    else env.NODE_OPTIONS = plain;
+  };
+}
+
 /** CLI + provider + this process: the engine's side and ours, not the service's. */
 const cpuOf = (c: OpCost): number => (c.cpuS.cli ?? 0) + (c.cpuS.provider ?? 0) + c.cpuS.program;
 
@@ -38,6 +55,12 @@ export async function runFloor(options: {
   rounds: number;
   /** Built checkouts to compare (their dist/ and node_modules/@pulumi), besides this one. */
   compare?: string[];
+  /**
+   * Where each refresh's processes write a CPU profile (`--cpu-prof`, through the `NODE_OPTIONS` the
+   * CLI hands the dynamic provider host), one directory per refresh; the largest file is the
+   * provider's. A profiled run's figures are not the target's.
+   */
+  cpuProfDir?: string;
   progress?: (line: string) => void;
 }): Promise<FloorRow[]> {
   const auto = await import("@pulumi/pulumi/automation");
@@ -94,9 +117,13 @@ export async function runFloor(options: {
       // Alternating the order: a shared machine's load drifts, and no stack always goes first.
       const order = r % 2 === 0 ? stacks : [...stacks].reverse();
       for (const { label, kind, s } of order) {
+        const dir = options.cpuProfDir;
+        const profiled =
+          dir === undefined ? undefined : profiling(s, join(resolve(dir), `${slug(label)}-${kind}-${r + 1}`));
         const { cost } = await s.measure(() => s.stack.refresh({ parallel: n }));
+        profiled?.();
         options.progress?.(
-          `pulumi refresh of ${n} ${kind === "pods" ? "pods" : "no-op resources"} (${label}): ${s1(cost.wallMs)}, CPU ${round(cpuOf(cost), 1)} s (${cpuSplit(cost)})`,
+          `pulumi refresh of ${n} ${kind === "pods" ? "pods" : "no-op resources"} (${label}): ${s1(cost.wallMs)}, CPU ${round(cpuOf(cost), 2)} s (${cpuSplit(cost)})`,
         );
         rows.find((x) => x.label === label)![kind].push(cost);
       }
@@ -128,7 +155,7 @@ export function addFloor(report: Report, rows: FloorRow[]): void {
         `${row.label}, ${kind === "pods" ? "pods" : "no-op dynamic resources"}`,
         `${row.resources}`,
         `${s1(median(row[kind].map((c) => c.wallMs)))} wall (median)`,
-        `${round(median(row[kind].map(cpuOf)), 1)} s CPU`,
+        `${round(median(row[kind].map(cpuOf)), 2)} s CPU`,
         "-",
         "-",
         kind === "pods" ? `${ratio.wall}× wall, ${ratio.cpu}× CPU of the floor` : "-",

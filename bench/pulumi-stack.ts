@@ -125,11 +125,11 @@ export async function newBenchStack(
       const cost: OpCost = {
         wallMs,
         cpuS: {
-          ...(childrenMs !== undefined ? { cli: round((childrenMs - (providerMs ?? 0)) / 1000, 1) } : {}),
-          ...(providerMs !== undefined ? { provider: round(providerMs / 1000, 1) } : {}),
-          program: round((self.user + self.system) / 1e6, 1),
+          ...(childrenMs !== undefined ? { cli: round((childrenMs - (providerMs ?? 0)) / 1000, 2) } : {}),
+          ...(providerMs !== undefined ? { provider: round(providerMs / 1000, 2) } : {}),
+          program: round((self.user + self.system) / 1e6, 2),
           ...(service0 !== undefined && service1 !== undefined
-            ? { service: round((service1 - service0) / 1000, 1) }
+            ? { service: round((service1 - service0) / 1000, 2) }
             : {}),
         },
         ...(reports.length > 0 ? { peakRssMb: Math.max(...reports.map((r) => r.maxRssKb)) / 1024 } : {}),

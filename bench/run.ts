@@ -22,7 +22,7 @@ import { addRehearse, runRehearseBench } from "./rehearse";
 import { addWatchFleet, runWatchFleetBench, WATCH_FLEET_PLAN } from "./watch-fleet";
 
 /**
- * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]`
+ * `npm run bench [-- --quick] [--only=1,3,4] [--pods=10,100] [--svg=PATH] [--trace] [--service-cpu-prof=DIR] [--provider-cpu-prof=DIR]`
  *
  * Scenarios, stream-driven wait and poll-only measured side by side in one run:
  * 1. readiness latency of N concurrent waiters; 2. request cost per wait (counted in the rounds of 1);
@@ -139,10 +139,12 @@ export interface Args {
   watchFleet?: { stacks: number; workspaces: number; workloads: number; single?: number };
   /** Scenario 12: other built checkouts measured beside this one (`--floor-compare=DIR`, repeatable). */
   floorCompare?: string[];
+  /** Scenario 12: where the dynamic provider processes write their CPU profiles (`--provider-cpu-prof=DIR`). */
+  providerCpuProf?: string;
 }
 
 const USAGE =
-  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12,13,14] [--watch-fleet=50/10/2000/200] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
+  "Usage: npm run bench [-- --quick] [--only=1,2,3,4,5,6,7,8,9,10,11,12,13,14] [--watch-fleet=50/10/2000/200] [--pods=10,100] [--vms=100] [--scale=1000,2000] [--fleet=2000/8|none] [--fleet-runs=plain,skip,lz4] [--backends=file,postgres] [--floor-compare=DIR] [--provider-cpu-prof=DIR] [--svg=PATH] [--trace] [--service-cpu-prof=DIR]";
 
 export function parseArgs(argv: readonly string[]): Args {
   // Scenarios 8 (an hour or more) and 9 (a few minutes, latency of its own) run only when named.
@@ -166,6 +168,7 @@ export function parseArgs(argv: readonly string[]): Args {
       const [stacks, workspaces, workloads, single] = a.slice(14).split("/").map(Number);
       args.watchFleet = { stacks, workspaces, workloads, ...(single ? { single } : {}) };
     } else if (a.startsWith("--floor-compare=")) args.floorCompare = [...(args.floorCompare ?? []), a.slice(16)];
+    else if (a.startsWith("--provider-cpu-prof=")) args.providerCpuProf = a.slice(20);
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Scenario 2 is counted in the rounds of scenario 1.
@@ -342,7 +345,11 @@ export async function main(argv: readonly string[]): Promise<string> {
   // Scenario 12: refresh of 200 pods against 200 no-op dynamic resources (left out of --quick: 6+ CLI runs).
   if (args.only.has(12)) {
     if (!plan.floor) progress("scenario 12: skipped: left out of --quick (about two minutes)");
-    else addFloor(report, await runFloor({ ...plan.floor, compare: args.floorCompare, progress }));
+    else
+      addFloor(
+        report,
+        await runFloor({ ...plan.floor, compare: args.floorCompare, cpuProfDir: args.providerCpuProf, progress }),
+      );
   }
 
   // Scenario 13: a rehearsal against the up of the same change (left out of --quick: about a minute).

@@ -32,6 +32,17 @@ export function readUsage(dir: string): ProcessUsage[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ProcessUsage);
 }
 
+/**
+ * Set with `--cpu-prof` (scenario 12's `--provider-cpu-prof`): the engine ends the dynamic provider
+ * host with SIGINT, which kills a Node process that has no handler before `--cpu-prof` writes its
+ * profile; the floor's host has none (this package's provider exits by itself, engine/closing.ts).
+ */
+export const EXIT_ON_SIGINT_ENV = "WWS_BENCH_EXIT_ON_SIGINT";
+
+if (process.env[EXIT_ON_SIGINT_ENV] === "1" && kindOf(process.argv[1] ?? "") === "provider")
+  // After the process's own handlers had their time, as the engine would before it kills it.
+  process.on("SIGINT", () => setTimeout(() => process.exit(130), 400).unref());
+
 const dir = process.env.WWS_BENCH_RSS_DIR;
 if (dir) {
   const kind = kindOf(process.argv[1] ?? "");

@@ -6,8 +6,8 @@ import { isBeforeSend } from "../retry/rules";
 import { certificateErrorOf } from "./certificate";
 import { proxyErrorOf } from "./proxy";
 import type { ProxyInUse } from "./proxy-error";
-import { readBodyText, ResponseTooLargeError } from "./response-size";
-import { watchWrites } from "./written";
+import { startExchange } from "./exchange";
+import { ResponseTooLargeError } from "./response-size";
 
 interface AttemptSpec {
   dispatcher: Dispatcher;
@@ -51,50 +51,29 @@ export interface RawResponse {
 export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
   const { signal, clock } = spec;
   if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
-  const controller = new AbortController();
   let timedOut = false;
   let giveUp: (reason: unknown) => void = () => undefined;
   const givenUp = new Promise<never>((_, reject) => (giveUp = reject));
   givenUp.catch(() => undefined);
+  const exchange = startExchange(spec.dispatcher, spec);
   const timer = clock.setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    exchange.abandon(new Error("attempt timed out"));
     giveUp(new Error("attempt timed out"));
   }, spec.timeoutMs);
   const onAbort = (): void => {
-    controller.abort();
+    exchange.abandon(new Error("aborted"));
     giveUp(signal?.reason);
   };
   signal?.addEventListener("abort", onAbort, { once: true });
-  // Whether undici began writing the request (connection, handshake and tunnel up); undefined when it cannot tell.
-  let written: boolean | undefined = false;
-  const dispatcher = watchWrites(spec.dispatcher, () => (written = true));
-  if (dispatcher === undefined) written = undefined;
-  const exchange = (async (): Promise<RawResponse> => {
-    const res = await (dispatcher ?? spec.dispatcher).request({
-      origin: spec.origin,
-      method: spec.method as "GET",
-      path: spec.path,
-      headers: spec.headers,
-      body: spec.body,
-      signal: controller.signal,
-    });
-    const text = await readBodyText(
-      res.body,
-      res.headers["content-length"],
-      spec.maxResponseBytes,
-      spec.operation,
-      res.statusCode,
-    );
-    return { status: res.statusCode, headers: res.headers, text };
-  })();
   // Once the attempt has given up, what undici does with the request later is nobody's business.
-  exchange.catch(() => undefined);
+  exchange.answer.catch(() => undefined);
   try {
-    return await Promise.race([exchange, givenUp]);
+    return await Promise.race([exchange.answer, givenUp]);
   } catch (err) {
     if (signal?.aborted) throw new AbortedError(spec.operation, signal.reason);
-    if (timedOut && written === false)
+    const written = exchange.written();
+    if (timedOut && !written)
       throw new ConnectionError(
         spec.operation,
         true,
@@ -106,7 +85,7 @@ export async function sendOnce(spec: AttemptSpec): Promise<RawResponse> {
     if (err instanceof ResponseTooLargeError || err instanceof ConnectionError) throw err;
     const refused = certificateErrorOf(spec.operation, err) ?? proxyErrorOf(spec.operation, err, spec.proxy);
     if (refused) throw refused;
-    throw new ConnectionError(spec.operation, written === false || isBeforeSend(err), err);
+    throw new ConnectionError(spec.operation, !written || isBeforeSend(err), err);
   } finally {
     clock.clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);

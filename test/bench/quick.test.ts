@@ -257,6 +257,7 @@ describe("bench measurement functions", () => {
     expect([a(), a()]).toEqual([b(), b()]);
     expect(parseArgs(["--quick", "--only=2"])).toMatchObject({ quick: true, only: new Set([2, 1]) });
     expect(() => parseArgs(["--fast"])).toThrow(/unknown argument --fast/);
+    expect(parseArgs(["--only=12", "--provider-cpu-prof=/tmp/prof"])).toMatchObject({ providerCpuProf: "/tmp/prof" });
     // 5,000 events/s with a late last tick: the slope still reads 5,000.
     const timeline = Array.from({ length: 1000 }, (_, k) => 1e12 + k * 0.2);
     timeline[999] += 40;
