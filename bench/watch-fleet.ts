@@ -31,11 +31,15 @@ export const WATCH_FLEET_PLAN: WatchFleetPlan = {
 const PROJECT = "wws-bench-fleet";
 
 /**
- * The RSS of a `node` that has only loaded the watch command's modules (the Automation API's
- * `@pulumi/pulumi` among them) and watches nothing: the floor under the watch's own memory.
+ * The RSS of a `node` that has only loaded what `pulumi-wws watch` loads (the CLI's entry, then the
+ * watch command's modules) and watches nothing: the floor under the watch's own memory. From the
+ * entry, not the command alone: the entry once loaded every command's modules, Pulumi's language
+ * SDK among them, and a floor taken from the command alone did not show it.
  */
 export function modulesRssMb(root: string): number {
-  const script = `require(${JSON.stringify(join(root, "dist", "cli", "watch", "run.js"))});
+  const cli = join(root, "dist", "cli");
+  const script = `require(${JSON.stringify(join(cli, "main.js"))});
+require(${JSON.stringify(join(cli, "watch", "run.js"))});
 setTimeout(() => process.stdout.write(String(process.memoryUsage().rss)), 1000);`;
   return Math.round(Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) / 2 ** 20);
 }

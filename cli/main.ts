@@ -2,13 +2,12 @@
 /** `pulumi-wws <command>`: the commands of the installed package. */
 import { UsageError, type Io } from "../command-line";
 import { IMPORT_USAGE, parseImportArgs } from "./import/args";
-import { runImport } from "./import/run";
 import { RECOVER_USAGE, parseRecoverArgs } from "./recover/args";
 import { REHEARSE_USAGE, parseRehearseArgs } from "./rehearse/args";
-import { runRehearse } from "./rehearse/run";
-import { runRecover } from "./recover/run";
 import { WATCH_USAGE, parseWatchArgs } from "./watch/args";
-import { runWatch } from "./watch/run";
+
+// Each command's modules load only when it runs: import and rehearse load Pulumi's language SDK
+// (gRPC among it), some 65 MB a long-running watch would otherwise hold for nothing.
 
 const USAGE = `Usage: pulumi-wws <command>
   import    write a Pulumi project that takes over a live workspace (pulumi-wws import --help)
@@ -30,7 +29,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       RECOVER_USAGE,
       () => parseRecoverArgs(rest),
       io,
-      (args) => runRecover(args, env, io),
+      async (args) => (await import("./recover/run")).runRecover(args, env, io),
     );
   if (command === "watch")
     return runCommand(
@@ -38,7 +37,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       WATCH_USAGE,
       () => parseWatchArgs(rest),
       io,
-      (args) => runWatch(args, env, io),
+      async (args) => (await import("./watch/run")).runWatch(args, env, io),
     );
   if (command === "rehearse")
     return runCommand(
@@ -46,7 +45,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       REHEARSE_USAGE,
       () => parseRehearseArgs(rest),
       io,
-      (args) => runRehearse(args, env, io),
+      async (args) => (await import("./rehearse/run")).runRehearse(args, env, io),
     );
   if (command !== "import") {
     io.err(`pulumi-wws: unknown command ${command}\n${USAGE}`);
@@ -58,7 +57,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     () => parseImportArgs(rest, env),
     io,
     async (args) => {
-      const r = await runImport(args);
+      const r = await (await import("./import/run")).runImport(args);
       io.out(
         `pulumi-wws import: wrote ${r.files.join(", ")} to ${r.dir}: ${r.workloads} workloads, ${r.templates} templates of workspace ${args.workspace}`,
       );

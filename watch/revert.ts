@@ -4,6 +4,7 @@ import { openRevertSeam, type RevertSeam } from "../provider/dynamic/revert-seam
 import type { Difference } from "./compare";
 import type { Finding } from "./finding";
 import { planRevert } from "./revert-plan";
+import { RevertQueue } from "./revert-queue";
 import { recordNow, unappliedChange, type RecordedResource } from "./revert-stack";
 
 /** A resource changed again this soon after the watch put it back is contested: a person is at it. */
@@ -16,6 +17,14 @@ interface ReverterHooks {
   place(stack: string): StackPlace;
   /** The revert's update of `urn` begins: its row is the watch's own, not a person's change. Returns its end. */
   writing(urn: string): () => void;
+  /** Whether the watch's latest comparison of `urn` still found it differing from the record. */
+  differs(urn: string): boolean;
+}
+
+interface RevertJob {
+  f: Finding;
+  drifted: string[];
+  command: string;
 }
 
 const LOCK_POLL_MS = 500;
@@ -39,12 +48,14 @@ class LockTaken extends Error {}
  * (provider/dynamic/revert-seam.ts: no lock taken, the state already records those values), and
  * says "reverted" only once the live workload reads back as recorded. Every other finding, and
  * every revert refused or cut short, is said as "not reverted" with the reason and the command.
- * Reverts of one stack run one at a time, after any update that holds its lock.
+ * Reverts of one stack run one at a time, after any update that holds its lock; of a resource only
+ * its newest finding waits (revert-queue.ts), and one found as declared again by the time its turn
+ * comes is left alone without a `pulumi` run.
  */
 export class Reverter {
   private readonly lastRevert = new Map<string, number>();
   private readonly contested = new Set<string>();
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queues = new Map<string, RevertQueue<RevertJob>>();
   private stopped = false;
   /** Ends the revert under way: its preview, and the update's calls and wait. */
   private readonly abort = new AbortController();
@@ -88,12 +99,18 @@ export class Reverter {
       return;
     }
     const drifted = [...new Set(changed.fields.map((x) => x.path.split(".")[0]))];
-    const queue = this.queues.get(f.stack) ?? Promise.resolve();
-    const next = queue.then(() => this.revert(f, drifted, command));
-    this.queues.set(
-      f.stack,
-      next.catch(() => undefined),
-    );
+    let queue = this.queues.get(f.stack);
+    if (!queue) {
+      queue = new RevertQueue((job) => this.turn(job));
+      this.queues.set(f.stack, queue);
+    }
+    queue.add(f.urn, { f, drifted, command });
+  }
+
+  /** A revert's turn: none when the watch has seen the resource as declared again meanwhile. */
+  private async turn({ f, drifted, command }: RevertJob): Promise<void> {
+    if (this.stopped || !this.hooks.differs(f.urn)) return;
+    await this.revert(f, drifted, command);
   }
 
   /** No revert starts after this; the one under way is cancelled (its preview, its update's calls and wait). */

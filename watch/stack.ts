@@ -188,11 +188,13 @@ export function listStacksAt(place: StackPlace): Promise<StackSummary[]> {
 
 /** The time of the first of `files` that exists, as text ("" when none does). */
 function mtimeOf(files: string[]): string {
+  // Read every 15 s for every stack: a missing file is no exception (and no garbage) here.
   for (const f of files) {
     try {
-      return String(fs.statSync(f).mtimeMs);
+      const stat = fs.statSync(f, { throwIfNoEntry: false });
+      if (stat) return String(stat.mtimeMs);
     } catch {
-      // not this one
+      // unreadable: not this one
     }
   }
   return "";

@@ -87,6 +87,7 @@ export class Watch {
       relearn: () => this.relearn(true),
       place: (stack) => this.place(stack),
       writing: (urn) => this.ownWrites.begin(urn),
+      differs: (urn) => this.findings.isReported(urn),
     });
   }
 

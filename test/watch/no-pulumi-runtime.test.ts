@@ -1,7 +1,9 @@
 /**
  * The watch's memory (issue 49): its modules reach stacks by spawning the `pulumi` CLI, so the
  * watch process never loads @pulumi/pulumi (the Automation API brings in the whole runtime, grpc
- * and protobufs: some 70 MB resident). Checked in a fresh node that loads the built watch command.
+ * and protobufs: some 70 MB resident). Checked in a fresh node that loads the built CLI's entry,
+ * then the watch command, as `pulumi-wws watch` does: the entry once loaded every command's
+ * modules (import's and rehearse's @pulumi/pulumi among them), which the command alone did not show.
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
@@ -12,6 +14,7 @@ describe("the watch process", () => {
 
   it("should load no module of @pulumi/pulumi", () => {
     const probe = [
+      `require(${JSON.stringify(path.join(ROOT, "dist/cli/main.js"))});`,
       `require(${JSON.stringify(path.join(ROOT, "dist/cli/watch/run.js"))});`,
       `const loaded = Object.keys(require.cache);`,
       `const pulumi = loaded.filter((f) => f.split(require("node:path").sep).join("/").includes("/@pulumi/pulumi/"));`,

@@ -59,7 +59,7 @@ export async function startDelivery(options: DeliveryOptions): Promise<Delivery>
   const watches: Array<{ readonly streams: StreamSight[] }> = [];
   const streams = (): StreamSight[] => watches.flatMap((w) => w.streams);
   const sinks: WebhookSink[] = [];
-  // The process's own metrics sample the event loop: only for a watch that is scraped.
+  // The process's own metrics: only for a watch that is scraped.
   const metrics = new WatchMetrics({ streams, webhooks: () => sinks }, options.listen !== undefined);
   const dispatcher = webhookDispatcher(env);
   (options.webhooks ?? []).forEach((w, i) =>

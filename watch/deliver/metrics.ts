@@ -3,20 +3,18 @@
  * runs a watch keeps its own metrics apart). Counters are pushed as things happen; the streams'
  * and the webhooks' gauges are read from the watch at each scrape.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Finding } from "../finding";
 import type { StreamSight } from "../streams";
 import type { DropReason, WebhookCounters } from "./webhook";
 import type { WebhookTarget } from "./webhook-target";
+import { registerProcessMetrics } from "./process-metrics";
 
 /** What the gauges read at each scrape. */
 export interface MetricSources {
   streams(): StreamSight[];
   webhooks(): Array<{ target: WebhookTarget; queued: number }>;
 }
-
-/** The event loop's delay is sampled this often (prom-client's default, 10 ms, would wake an idle watch 100 times a second). */
-const EVENT_LOOP_SAMPLE_MS = 100;
 
 /** `Pod "web"` → `Pod`; `workspace team` → `workspace`. */
 const typeOf = (f: Finding): string => f.resource.split(" ")[0] ?? "";
@@ -30,7 +28,7 @@ export class WatchMetrics {
   private readonly failures: Counter<"webhook" | "host">;
   private readonly drops: Counter<"webhook" | "host" | "reason">;
 
-  /** `processMetrics`: also the process's own (memory, CPU, event loop), for a scraped watch. */
+  /** `processMetrics`: also the process's own (memory, CPU, event loop: process-metrics.ts), for a scraped watch. */
   constructor(sources: MetricSources, processMetrics = false) {
     const registers = [this.registry];
     this.findings = new Counter({
@@ -102,8 +100,7 @@ export class WatchMetrics {
         for (const w of sources.webhooks()) this.set({ webhook: w.target.number, host: w.target.host }, w.queued);
       },
     });
-    if (processMetrics)
-      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    if (processMetrics) registerProcessMetrics(this.registry);
   }
 
   finding(f: Finding): void {
