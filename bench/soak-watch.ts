@@ -193,6 +193,9 @@ async function main(): Promise<number> {
     }
     await cycle;
     await sleep(3000);
+    // The webhook's outages and scrapes end, and every finding is delivered, before the idle window:
+    // outages come every 6 minutes, so a 30-minute soak's last one overlapped it with retries.
+    await deliver.settle(60_000);
     // Idle: no change for 30 s after things settle; no read, and the CPU the whole process used.
     await sleep(15_000);
     const readsBefore = reads;
@@ -204,7 +207,6 @@ async function main(): Promise<number> {
       reads: reads - readsBefore,
       cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (Date.now() - idleFrom)) * 10_000) / 100,
     };
-    await deliver.settle(60_000);
   } finally {
     await watch.stop();
     await deliver.close();
