@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import { ConnectionError } from "../errors";
-import { ResponseTooLargeError } from "./response-size";
+import { CappedBody, type ResponseTooLargeError } from "./response-size";
 
 export interface ExchangeRequest {
   origin: string;
@@ -48,9 +48,8 @@ export function startExchange(dispatcher: Dispatcher, req: ExchangeRequest): Exc
     };
     let status = 0;
     let headers: IncomingHttpHeaders = {};
-    let announced: number | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
+    /** From the answer's start. */
+    let body: CappedBody | undefined;
     const tooLarge = (c: Dispatcher.DispatchController, err: ResponseTooLargeError): void => {
       settle(err);
       c.abort(err);
@@ -64,26 +63,24 @@ export function startExchange(dispatcher: Dispatcher, req: ExchangeRequest): Exc
       onResponseStart(c, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
-        const length = Number(responseHeaders["content-length"]);
-        announced = Number.isFinite(length) ? length : undefined;
-        if (announced !== undefined && announced > req.maxResponseBytes)
-          tooLarge(c, new ResponseTooLargeError(req.operation, status, announced, req.maxResponseBytes, true));
+        body = new CappedBody(responseHeaders["content-length"], req.maxResponseBytes, req.operation, status);
+        const early = body.announcedTooLarge();
+        if (early) tooLarge(c, early);
       },
       onResponseData(c, chunk) {
-        size += chunk.length;
-        if (size > req.maxResponseBytes)
-          return tooLarge(
-            c,
-            new ResponseTooLargeError(req.operation, status, req.maxResponseBytes, req.maxResponseBytes, false),
-          );
-        chunks.push(chunk);
+        const past = body!.add(chunk);
+        if (past) tooLarge(c, past);
       },
       onResponseEnd() {
-        settle(undefined, { status, headers, text: Buffer.concat(chunks).toString("utf8") });
+        settle(undefined, { status, headers, text: body!.text() });
       },
       onResponseError(_c, err) {
         // Once the answer began, what failed is its body, cut after `size` bytes.
-        settle(status === 0 ? err : new ConnectionError(req.operation, false, err, { status, bytes: size, announced }));
+        settle(
+          body === undefined
+            ? err
+            : new ConnectionError(req.operation, false, err, { status, bytes: body.size, announced: body.announced }),
+        );
       },
     };
     try {

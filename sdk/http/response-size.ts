@@ -46,6 +46,48 @@ export class ResponseTooLargeError extends WwsError {
   }
 }
 
+/**
+ * An answer's body kept up to `limitBytes`: the one cap rule of every read, the size its
+ * Content-Length announces and the size read so far each checked against it.
+ */
+export class CappedBody {
+  private readonly chunks: Buffer[] = [];
+  /** Bytes read so far. */
+  size = 0;
+  /** The size Content-Length announced, when it gave a number. */
+  readonly announced: number | undefined;
+
+  constructor(
+    contentLength: string | string[] | undefined,
+    private readonly limitBytes: number,
+    private readonly operation: string,
+    private readonly status: number,
+  ) {
+    const n = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
+    this.announced = Number.isFinite(n) ? n : undefined;
+  }
+
+  /** The error when the announced size is over the cap: nothing of the body need be read. */
+  announcedTooLarge(): ResponseTooLargeError | undefined {
+    return this.announced !== undefined && this.announced > this.limitBytes
+      ? new ResponseTooLargeError(this.operation, this.status, this.announced, this.limitBytes, true)
+      : undefined;
+  }
+
+  /** Keeps `chunk`; the error instead once the body passes the cap. */
+  add(chunk: Buffer): ResponseTooLargeError | undefined {
+    this.size += chunk.length;
+    if (this.size > this.limitBytes)
+      return new ResponseTooLargeError(this.operation, this.status, this.limitBytes, this.limitBytes, false);
+    this.chunks.push(chunk);
+    return undefined;
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
 /** The body as text, or a `ResponseTooLargeError` as soon as it is known to pass `limitBytes`. */
 export async function readBodyText(
   body: Readable,
@@ -54,30 +96,24 @@ export async function readBodyText(
   operation: string,
   status: number,
 ): Promise<string> {
-  const announced = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
-  if (Number.isFinite(announced) && announced > limitBytes) {
+  const capped = new CappedBody(contentLength, limitBytes, operation, status);
+  const early = capped.announcedTooLarge();
+  if (early) {
     body.destroy();
-    throw new ResponseTooLargeError(operation, status, announced, limitBytes, true);
+    throw early;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limitBytes) {
+      const tooLarge = capped.add(chunk);
+      if (tooLarge) {
         body.destroy();
-        throw new ResponseTooLargeError(operation, status, limitBytes, limitBytes, false);
+        throw tooLarge;
       }
-      chunks.push(chunk);
     }
   } catch (err) {
     if (err instanceof WwsError) throw err;
     // The answer began: what failed is its body, cut after `size` bytes.
-    throw new ConnectionError(operation, false, err, {
-      status,
-      bytes: size,
-      announced: Number.isFinite(announced) ? announced : undefined,
-    });
+    throw new ConnectionError(operation, false, err, { status, bytes: capped.size, announced: capped.announced });
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return capped.text();
 }
